@@ -1,0 +1,249 @@
+// Package account finds and loads an account: its directory (layer 2), the
+// launcher settings in account.toml, and where its declared files are.
+package account
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/fsx"
+)
+
+// FileName is the launcher's settings file inside an account dir.
+const FileName = "account.toml"
+
+// Settings modes: coalesce keeps a writable settings.json in each config dir
+// and enforces the declared keys at every launch; link keeps the seed's
+// read-only 2-hop link (Claude's own writes to settings.json then fail).
+const (
+	SettingsCoalesce = "coalesce"
+	SettingsLink     = "link"
+)
+
+// Project overlay policies.
+const (
+	ProjectMCPTrusted = "trusted"
+	ProjectMCPNever   = "never"
+)
+
+// Config is account.toml. Unknown keys are an error: a typo must not be
+// silently ignored in a file that decides which servers run.
+type Config struct {
+	Name           string   `toml:"name"`
+	Claude         string   `toml:"claude"`
+	Declared       string   `toml:"declared"`
+	SettingsMode   string   `toml:"settings_mode"`
+	CoalesceKeys   []string `toml:"coalesce_keys"`
+	SingleInstance *bool    `toml:"single_instance"`
+	ProjectMCP     string   `toml:"project_mcp"`
+	Worktree       Worktree `toml:"worktree"`
+}
+
+// Worktree holds the settings of `claude-account worktree`.
+type Worktree struct {
+	Dir         string   `toml:"dir"`
+	SymlinkDirs []string `toml:"symlink_dirs"`
+	SparsePaths []string `toml:"sparse_paths"`
+	UseHooks    bool     `toml:"use_hooks"`
+}
+
+// Account is a loaded account.
+type Account struct {
+	Name   string
+	Dir    string // layer 2, absolute, as the user names it (not symlink-resolved: runtime links point here)
+	Config Config
+}
+
+// DeclaredDir is where the declared settings.json and .mcp.json live: the
+// account dir itself, or (under Nix) a link to the store such as declared/.
+func (a *Account) DeclaredDir() string {
+	if a.Config.Declared == "" {
+		return a.Dir
+	}
+	if filepath.IsAbs(a.Config.Declared) {
+		return a.Config.Declared
+	}
+	return filepath.Join(a.Dir, a.Config.Declared)
+}
+
+// SingleInstance reports whether only one Claude may run per workspace.
+func (a *Account) SingleInstance() bool {
+	return a.Config.SingleInstance == nil || *a.Config.SingleInstance
+}
+
+// ManagedKeys are the .claude.json keys the account owns; mcpServers always.
+func (a *Account) ManagedKeys() []string {
+	keys := []string{"mcpServers"}
+	for _, k := range a.Config.CoalesceKeys {
+		if k != "mcpServers" {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// ValidateName checks an account name: [a-z0-9][a-z0-9_-]*. Names become
+// directory and program names, so nothing that could climb out of HOME passes.
+func ValidateName(name string) error {
+	if name == "" {
+		return errors.New("account name is empty")
+	}
+	for i, r := range name {
+		ok := r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || i > 0 && (r == '-' || r == '_')
+		if !ok {
+			return fmt.Errorf("account name %q is not valid: use lower-case letters, digits, '-' and '_', starting with a letter or digit", name)
+		}
+	}
+	return nil
+}
+
+// DefaultDir is where an account lives unless CLAUDE_ACCOUNT_DIR says otherwise.
+func DefaultDir(e env.Env, name string) string {
+	return filepath.Join(e.Home(), ".claude-"+name)
+}
+
+// NotFoundError says an account dir does not exist, and how to make one.
+type NotFoundError struct {
+	Name, Dir string
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("account %q not found: %s does not exist; run 'claude-account init %s' or declare it in home-manager", e.Name, e.Dir, e.Name)
+}
+
+// Load reads the account name from dir (default ~/.claude-<name>). A missing
+// account.toml means all defaults: a hand-made account dir still works.
+func Load(name, dir string) (*Account, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &NotFoundError{Name: name, Dir: dir}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory; an account is a directory (run 'claude-account init %s' after moving the file away)", dir, name)
+	}
+	a := &Account{Name: name, Dir: dir}
+	path := filepath.Join(dir, FileName)
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		a.Config.Name = name
+	case err != nil:
+		return nil, err
+	default:
+		if a.Config, err = Parse(data, path); err != nil {
+			return nil, err
+		}
+		if a.Config.Name != "" && a.Config.Name != name {
+			return nil, fmt.Errorf("%s: name is %q but the account is %q; fix the name or use --account %s", path, a.Config.Name, name, a.Config.Name)
+		}
+		a.Config.Name = name
+	}
+	return a, nil
+}
+
+// Parse decodes and checks account.toml; path is only used in errors.
+func Parse(data []byte, path string) (Config, error) {
+	var c Config
+	md, err := toml.Decode(string(data), &c)
+	if err != nil {
+		return c, tomlError(path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return c, fmt.Errorf("%s: unknown key %s; known keys are name, claude, declared, settings_mode, coalesce_keys, single_instance, project_mcp and [worktree] dir, symlink_dirs, sparse_paths, use_hooks", path, strings.Join(keys, ", "))
+	}
+	if c.Name != "" {
+		if err := ValidateName(c.Name); err != nil {
+			return c, fmt.Errorf("%s: %v", path, err)
+		}
+	}
+	switch c.SettingsMode {
+	case "":
+		c.SettingsMode = SettingsCoalesce
+	case SettingsCoalesce, SettingsLink:
+	default:
+		return c, fmt.Errorf("%s: settings_mode = %q; use %q or %q", path, c.SettingsMode, SettingsCoalesce, SettingsLink)
+	}
+	switch c.ProjectMCP {
+	case "":
+		c.ProjectMCP = ProjectMCPTrusted
+	case ProjectMCPTrusted, ProjectMCPNever:
+	default:
+		return c, fmt.Errorf("%s: project_mcp = %q; use %q or %q", path, c.ProjectMCP, ProjectMCPTrusted, ProjectMCPNever)
+	}
+	for _, k := range c.CoalesceKeys {
+		if k == "" {
+			return c, fmt.Errorf("%s: coalesce_keys has an empty key; remove it", path)
+		}
+	}
+	return c, nil
+}
+
+// tomlError turns a decode error into "file:line:col: what; fix". Syntax
+// errors are toml.ParseError; type mismatches are plain errors that read
+// "toml: line 1 (last key "x"): …".
+func tomlError(path string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		msg := pe.Message
+		if pe.LastKey != "" {
+			msg = "key " + pe.LastKey + ": " + msg
+		}
+		return fmt.Errorf("%s:%d:%d: %s; fix that line", path, pe.Position.Line, pe.Position.Col, msg)
+	}
+	msg := strings.TrimPrefix(err.Error(), "toml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, tail, ok := strings.Cut(rest, " "); ok {
+			return fmt.Errorf("%s:%s: %s; fix that value", path, n, tail)
+		}
+	}
+	return fmt.Errorf("%s: %s", path, msg)
+}
+
+// Init makes a writable account dir for use without Nix. It refuses to touch
+// anything that exists: an account dir holds a login.
+func Init(name, dir string) error {
+	if err := ValidateName(name); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s already exists; init never touches an existing account (use it as it is, or move it away first)", dir)
+		}
+		return err
+	}
+	files := []struct {
+		name string
+		data string
+		mode fs.FileMode
+	}{
+		{FileName, fmt.Sprintf("# Launcher settings for the %q account; see README-CLAUDE-CODE.md.\nname = %q\n", name, name), 0o644},
+		{"settings.json", "{}\n", 0o600},
+		{".mcp.json", "{\n  \"mcpServers\": {}\n}\n", 0o600},
+	}
+	for _, f := range files {
+		if err := fsx.WriteFile(filepath.Join(dir, f.name), []byte(f.data), f.mode); err != nil {
+			return err
+		}
+	}
+	return os.Mkdir(filepath.Join(dir, "commands"), 0o755)
+}

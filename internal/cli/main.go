@@ -1,0 +1,151 @@
+// Package cli is claude-account's command line: one file per command, each a
+// struct with a Run method; everything a command needs comes in through Deps.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/launch"
+)
+
+// Deps is what commands read instead of globals, so tests and the launcher
+// name can steer them.
+type Deps struct {
+	Env    env.Env
+	Dir    string // the working directory
+	Prog   string // the program name: claudemax selects the account "max"
+	Stdin  *os.File
+	Stdout io.Writer
+	Stderr io.Writer
+	Now    func() time.Time
+}
+
+// CLI is the command tree.
+type CLI struct {
+	Run      RunCmd      `cmd:"" help:"Start Claude Code for an account in this directory's workspace."`
+	Status   StatusCmd   `cmd:"" help:"Show the account, the git context, the config dir and its links."`
+	Init     InitCmd     `cmd:"" help:"Make a writable account dir for use without Nix."`
+	Generate GenerateCmd `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
+	Version  VersionCmd  `cmd:"" help:"Print the version."`
+}
+
+// AccountFlags select an account; commands that act on one embed them.
+type AccountFlags struct {
+	Account    string `short:"a" placeholder:"NAME" help:"Account to use. Default: $$CLAUDE_ACCOUNT, else the program name (claudemax → max)."`
+	AccountDir string `placeholder:"DIR" help:"The account's directory. Default: $$CLAUDE_ACCOUNT_DIR, else ~/.claude-NAME."`
+}
+
+// ExitCodeError carries a status up to Main untouched: Claude's own exit code.
+type ExitCodeError int
+
+func (e ExitCodeError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// SignalError says Claude was killed by a signal; Main dies of the same one.
+type SignalError struct{ launch.Status }
+
+func (e SignalError) Error() string { return "claude was killed by " + e.Signal.String() }
+
+// UsageError is a mistake in the command line: exit status 2.
+type UsageError struct{ error }
+
+const description = `Run Claude Code with one account's configuration and one writable runtime per git worktree.
+
+Installed as claude<name> (a link to claude-account), every argument goes to Claude:
+  claudemax -p "hello"      is   claude-account run --account max -- -p "hello"`
+
+// Main runs the command line argv (argv[0] included) and returns the exit status.
+func Main(argv []string) int {
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "claude-account: the current directory is gone: %v; cd somewhere that exists\n", err)
+		return 1
+	}
+	d := &Deps{
+		Env: env.FromOS(), Dir: wd, Prog: filepath.Base(argv[0]),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now,
+	}
+	return run(d, argv[1:])
+}
+
+func run(d *Deps, args []string) int {
+	err := dispatch(d, args)
+	var ec ExitCodeError
+	var se SignalError
+	var ue UsageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &se):
+		launch.Reraise(se.Signal)
+		return 128 + int(se.Signal)
+	case errors.As(err, &ec):
+		return int(ec)
+	case errors.As(err, &ue):
+		fmt.Fprintln(d.Stderr, "claude-account: "+ue.Error()+"; see 'claude-account --help'")
+		return 2
+	}
+	fmt.Fprintln(d.Stderr, "claude-account: "+strings.TrimPrefix(err.Error(), "claude-account: "))
+	var code interface{ ExitCode() int }
+	if errors.As(err, &code) {
+		return code.ExitCode()
+	}
+	return 1
+}
+
+// exitCode lets kong's --help and parse errors end dispatch without os.Exit.
+type exitCode int
+
+func dispatch(d *Deps, args []string) (err error) {
+	if name, ok := launcherAccount(d.Prog); ok {
+		// claude<name>: every argument belongs to Claude.
+		return (&RunCmd{AccountFlags: AccountFlags{Account: name}, Args: args}).Run(d)
+	}
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name("claude-account"),
+		kong.Description(description),
+		kong.Writers(d.Stdout, d.Stderr),
+		kong.Exit(func(code int) { panic(exitCode(code)) }),
+		kong.Bind(d),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			c, ok := r.(exitCode)
+			if !ok {
+				panic(r)
+			}
+			if c != 0 {
+				err = ExitCodeError(c)
+			} else {
+				err = nil
+			}
+		}
+	}()
+	ctx, err := parser.Parse(args)
+	if err != nil {
+		return UsageError{err}
+	}
+	return ctx.Run(d)
+}
+
+// launcherAccount reads the account from a program name like claudemax.
+func launcherAccount(prog string) (string, bool) {
+	name, ok := strings.CutPrefix(prog, "claude")
+	if !ok || name == "" || name == "-account" || strings.HasPrefix(name, "-account.") {
+		return "", false
+	}
+	return name, true
+}

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/launch"
+	"github.com/claude-account/claude-account/internal/runtime"
+)
+
+// RunCmd is `claude-account run`: detect → plan → apply → launch.
+type RunCmd struct {
+	AccountFlags
+	DryRun bool     `help:"Print what would change and the command that would start, then stop."`
+	Args   []string `arg:"" optional:"" passthrough:"" name:"claude-args" help:"Arguments for Claude, passed verbatim ('--' before them is optional)."`
+}
+
+// Help is shown under the command's usage.
+func (c *RunCmd) Help() string {
+	return `In a git worktree, Claude runs with CLAUDE_CONFIG_DIR=$GIT_DIR/claude-runtime/<account>,
+whose commands/, agents/, skills/, CLAUDE.md and .credentials.json link to the account dir.
+Outside git and in bare repositories it runs with the account dir itself.
+
+Examples:
+  claude-account run --account max
+  claude-account run --account max -- -p "summarise this repository"
+  claude-account run --dry-run --account max`
+}
+
+// Run builds the config dir and starts Claude.
+func (c *RunCmd) Run(d *Deps) error {
+	ws, err := c.load(d)
+	if err != nil {
+		return err
+	}
+	plan, err := runtime.MakePlan(runtime.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Now: d.Now()})
+	if err != nil {
+		return err
+	}
+	args := c.Args
+	if len(args) > 0 && args[0] == "--" {
+		// kong keeps the separator; it was ours, not Claude's.
+		args = args[1:]
+	}
+	claude, err := launch.FindClaude(claudeCandidates(d, ws.account), d.Env)
+	if err != nil {
+		return err
+	}
+	childEnv := launchEnv(d, ws)
+	if c.DryRun {
+		fmt.Fprint(d.Stdout, plan.String())
+		for _, n := range append(ws.context.Notes, plan.Notes...) {
+			fmt.Fprintln(d.Stdout, "note: "+n)
+		}
+		fmt.Fprintf(d.Stdout, "exec CLAUDE_CONFIG_DIR=%s %s %q\n", ws.layout.ConfigDir, claude, args)
+		return nil
+	}
+	for _, n := range append(ws.context.Notes, plan.Notes...) {
+		fmt.Fprintln(d.Stderr, "claude-account: "+n)
+	}
+	if err := plan.Apply(); err != nil {
+		return err
+	}
+	st, err := launch.Run(launch.Spec{
+		Path: claude, Args: args, Env: childEnv.List(), Dir: d.Dir,
+		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
+	})
+	switch {
+	case err != nil:
+		return err
+	case st.Signal != 0:
+		return SignalError{st}
+	case st.Code != 0:
+		return ExitCodeError(st.Code)
+	}
+	return nil
+}
+
+// claudeCandidates lists where the Claude binary may come from, in order.
+func claudeCandidates(d *Deps, a *account.Account) []launch.Candidate {
+	return []launch.Candidate{
+		{Source: "claude in " + d.Env.TildePath(filepath.Join(a.Dir, account.FileName)), Name: a.Config.Claude},
+		{Source: "$CLAUDE_ACCOUNT_CLAUDE", Name: d.Env.Get("CLAUDE_ACCOUNT_CLAUDE")},
+		{Source: "PATH", Name: "claude"}, // the last resort is always set
+	}
+}
+
+// launchEnv is Claude's environment: ours plus the config dir, the account
+// and — in a workspace, unless the user chose one — a task list of its own.
+func launchEnv(d *Deps, ws *workspace) env.Env {
+	e := d.Env.With("CLAUDE_CONFIG_DIR", ws.layout.ConfigDir, "CLAUDE_ACCOUNT", ws.account.Name)
+	if ws.context.Kind != gitctx.NotGit && ws.context.Kind != gitctx.Bare && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" {
+		e["CLAUDE_CODE_TASK_LIST_ID"] = "ws-" + ws.context.Fingerprint
+	}
+	return e
+}

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/claude-account/claude-account/internal/runtime"
+)
+
+// StatusCmd is `claude-account status`: read-only, it changes nothing.
+type StatusCmd struct {
+	AccountFlags
+	JSON bool `help:"Print JSON (schema in README-CLAUDE-CODE.md) for scripts."`
+}
+
+// Help is shown under the command's usage.
+func (c *StatusCmd) Help() string {
+	return `Examples:
+  claude-account status --account max
+  claude-account status --account max --json | jq -r .configDir`
+}
+
+// Status is the --json body; its field names are a stable interface.
+type Status struct {
+	Account     string              `json:"account"`
+	AccountDir  string              `json:"accountDir"`
+	Context     string              `json:"context"`
+	Dir         string              `json:"dir"`
+	Toplevel    string              `json:"toplevel"`
+	GitDir      string              `json:"gitDir"`
+	CommonDir   string              `json:"commonDir"`
+	Fingerprint string              `json:"fingerprint"`
+	ConfigDir   string              `json:"configDir"`
+	Runtime     bool                `json:"runtime"`
+	ReadOnly    string              `json:"readOnlyGitDir,omitempty"`
+	Links       []runtime.LinkState `json:"links"`
+	Notes       []string            `json:"notes"`
+}
+
+// Run prints the status.
+func (c *StatusCmd) Run(d *Deps) error {
+	ws, err := c.load(d)
+	if err != nil {
+		return err
+	}
+	names := runtime.Linked
+	if ws.account.Config.SettingsMode == "link" {
+		names = append(names[:len(names):len(names)], "settings.json")
+	}
+	st := Status{
+		Account: ws.account.Name, AccountDir: ws.account.Dir, Context: string(ws.context.Kind),
+		Dir: ws.context.Dir, Toplevel: ws.context.Toplevel, GitDir: ws.context.GitDir, CommonDir: ws.context.CommonDir,
+		Fingerprint: ws.context.Fingerprint, ConfigDir: ws.layout.ConfigDir, Runtime: ws.layout.IsRuntime,
+		ReadOnly: ws.layout.ReadOnly, Links: runtime.Inspect(ws.layout.ConfigDir, names), Notes: ws.context.Notes,
+	}
+	if st.Notes == nil {
+		st.Notes = []string{}
+	}
+	if c.JSON {
+		enc := json.NewEncoder(d.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	tw := tabwriter.NewWriter(d.Stdout, 0, 4, 2, ' ', 0)
+	row := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(tw, "%s\t%s\n", k, d.Env.TildePath(v))
+		}
+	}
+	row("account", st.Account)
+	row("account dir", st.AccountDir)
+	row("context", st.Context)
+	row("toplevel", st.Toplevel)
+	row("git dir", st.GitDir)
+	row("fingerprint", st.Fingerprint)
+	row("config dir", st.ConfigDir)
+	row("read-only git dir", st.ReadOnly)
+	for _, l := range st.Links {
+		if l.Kind == "missing" {
+			continue
+		}
+		state := "ok"
+		switch {
+		case l.Broken != "":
+			state = "BROKEN at " + d.Env.TildePath(l.Broken)
+		case !l.Resolves:
+			state = "BROKEN"
+		}
+		target := l.Kind
+		if len(l.Chain) > 0 {
+			target = d.Env.TildePath(l.Chain[0])
+		}
+		fmt.Fprintf(tw, "link %s\t%s (%s)\n", l.Name, target, state)
+	}
+	for _, n := range st.Notes {
+		fmt.Fprintf(tw, "note\t%s\n", n)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"errors"
+	"path/filepath"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/runtime"
+)
+
+// workspace is what every account command starts from: detect, then plan.
+type workspace struct {
+	account *account.Account
+	context gitctx.Context
+	layout  runtime.Layout
+}
+
+// load resolves the account (--account, else $CLAUDE_ACCOUNT, else the
+// program name) and detects the git context of the working directory.
+func (f AccountFlags) load(d *Deps) (*workspace, error) {
+	name := f.Account
+	if name == "" {
+		name = d.Env.Get("CLAUDE_ACCOUNT")
+	}
+	if name == "" {
+		name, _ = launcherAccount(d.Prog)
+	}
+	if name == "" {
+		return nil, UsageError{errors.New("no account given: pass --account NAME, set CLAUDE_ACCOUNT, or run as claudeNAME")}
+	}
+	if err := account.ValidateName(name); err != nil {
+		return nil, UsageError{err}
+	}
+	dir := f.AccountDir
+	if dir == "" {
+		dir = d.Env.Get("CLAUDE_ACCOUNT_DIR")
+	}
+	if dir == "" {
+		dir = account.DefaultDir(d.Env, name)
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(d.Dir, dir)
+	}
+	a, err := account.Load(name, dir)
+	if err != nil {
+		return nil, err
+	}
+	ctx, err := gitctx.Detect(d.Dir, d.Env.Get)
+	if err != nil {
+		return nil, err
+	}
+	return &workspace{account: a, context: ctx, layout: runtime.Locate(a, ctx, d.Env)}, nil
+}

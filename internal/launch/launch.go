@@ -1,0 +1,171 @@
+// Package launch starts Claude as a child that behaves as if the user had
+// started it directly: same terminal, signals delivered once, exit status
+// passed through. The launcher stays the parent so that it keeps the instance
+// lock for Claude's whole life and can do post-exit work.
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"github.com/claude-account/claude-account/internal/env"
+)
+
+// Candidate is one place the Claude binary may come from, in order of precedence.
+type Candidate struct {
+	Source string // e.g. "claude in ~/.claude-max/account.toml"
+	Name   string // a path, or a name looked up on PATH; "" when unset
+}
+
+// FindClaude resolves the first candidate that is set. A set one that does not
+// work is an error, not a reason to fall back: a user who pinned a binary must
+// not silently get another one. PATH is the environment's, not the process's.
+func FindClaude(cands []Candidate, e env.Env) (string, error) {
+	var tried []string
+	for _, c := range cands {
+		if c.Name == "" {
+			tried = append(tried, c.Source+" is unset")
+			continue
+		}
+		p, err := lookPath(c.Name, e.Get("PATH"))
+		if err == nil {
+			return p, nil
+		}
+		if strings.Contains(c.Name, "/") {
+			tried = append(tried[:0], fmt.Sprintf("%s = %s %v", c.Source, c.Name, err))
+		} else {
+			tried = append(tried, fmt.Sprintf("%s is not on PATH", c.Name))
+		}
+		break
+	}
+	return "", fmt.Errorf("no Claude Code binary: %s; install Claude Code or fix that setting", strings.Join(tried, ", "))
+}
+
+func lookPath(name, path string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, executable(name)
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if executable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("not found on PATH")
+}
+
+func executable(p string) error {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("does not exist")
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return errors.New("is a directory")
+	case fi.Mode()&0o111 == 0:
+		return errors.New("is not executable")
+	}
+	return nil
+}
+
+// Spec is what to start.
+type Spec struct {
+	Path   string
+	Args   []string // without argv[0]
+	Env    []string
+	Dir    string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Status is how Claude ended.
+type Status struct {
+	Code   int            // exit code when Signal is 0
+	Signal syscall.Signal // the signal that killed Claude, or 0
+}
+
+// forwarded are the signals a user or a supervisor may send to the launcher.
+var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT,
+	syscall.SIGWINCH, syscall.SIGUSR1, syscall.SIGUSR2}
+
+// Run starts Claude and waits for it. Claude shares our process group, so the
+// terminal's own signals (Ctrl-C, Ctrl-\, window size) and job control (Ctrl-Z,
+// fg) reach it directly; the launcher forwards only what was sent to it alone,
+// so Claude never sees one Ctrl-C twice (it would take that as "exit").
+func Run(s Spec) (Status, error) {
+	cmd := exec.Command(s.Path, s.Args...)
+	cmd.Env, cmd.Dir = s.Env, s.Dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, s.Stdout, s.Stderr
+
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwarded...)
+	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		return Status{}, fmt.Errorf("starting %s: %w", s.Path, err)
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case sig := <-sigs:
+				if !fromTerminal(sig.(syscall.Signal)) {
+					_ = cmd.Process.Signal(sig)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	if err == nil {
+		return Status{}, nil
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return Status{}, err
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return Status{Signal: ws.Signal()}, nil
+	}
+	return Status{Code: ee.ExitCode()}, nil
+}
+
+// fromTerminal reports whether sig is one the terminal sends to the whole
+// foreground process group and we are in that group: then Claude already has it.
+func fromTerminal(sig syscall.Signal) bool {
+	switch sig {
+	case syscall.SIGINT, syscall.SIGQUIT, syscall.SIGWINCH:
+	default:
+		return false
+	}
+	for _, fd := range []uintptr{0, 1, 2} {
+		var pgrp int32
+		_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, uintptr(syscall.TIOCGPGRP), uintptr(unsafe.Pointer(&pgrp)))
+		if errno == 0 {
+			return int(pgrp) == syscall.Getpgrp()
+		}
+	}
+	return false
+}
+
+// Reraise ends this process the way Claude ended: killed by the same signal,
+// so shells and supervisors see exactly what they would have seen.
+func Reraise(sig syscall.Signal) {
+	signal.Reset(sig)
+	_ = syscall.Kill(os.Getpid(), sig)
+}

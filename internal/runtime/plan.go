@@ -1,0 +1,229 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitctx"
+)
+
+// Op is what a Step does.
+type Op string
+
+const (
+	Mkdir  Op = "mkdir"
+	Link   Op = "link"
+	Unlink Op = "unlink"
+	Write  Op = "write"
+	Move   Op = "move"
+)
+
+// Step is one change to the file system. A plan is a list of them, so it can
+// be printed and tested without touching disk.
+type Step struct {
+	Op     Op
+	Path   string
+	Target string // Link: the link's target; Move: the new path
+	Data   []byte // Write
+	Mode   fs.FileMode
+	Secret bool // Write: 0600 from the first byte
+	Why    string
+}
+
+func (s Step) String() string {
+	switch s.Op {
+	case Link:
+		return fmt.Sprintf("link  %s -> %s (%s)", s.Path, s.Target, s.Why)
+	case Move:
+		return fmt.Sprintf("move  %s -> %s (%s)", s.Path, s.Target, s.Why)
+	default:
+		return fmt.Sprintf("%-5s %s (%s)", s.Op, s.Path, s.Why)
+	}
+}
+
+// Plan is everything a launch must change before Claude starts.
+type Plan struct {
+	Layout
+	Steps []Step
+	Notes []string // one-line notices for the user
+}
+
+// Linked are the account entries a runtime links to, whole: per-file links
+// inside commands/ have gone undiscovered by Claude before, directories work.
+var Linked = []string{"commands", "agents", "skills", "CLAUDE.md", ".credentials.json"}
+
+// WorkspaceFile binds a runtime dir to the workspace it was made for.
+const WorkspaceFile = "workspace.json"
+
+// Workspace is the body of workspace.json.
+type Workspace struct {
+	Account     string `json:"account"`
+	Toplevel    string `json:"toplevel"`
+	Fingerprint string `json:"fingerprint"`
+	GitDir      string `json:"gitDir"`
+}
+
+// Input is what a plan is made from.
+type Input struct {
+	Account *account.Account
+	Context gitctx.Context
+	Layout  Layout
+	Now     time.Time
+}
+
+// MakePlan reads the current state and lists the steps that bring it to the
+// wanted one. Nothing is listed for what is already right, so a second launch
+// plans nothing.
+func MakePlan(in Input) (*Plan, error) {
+	p := &Plan{Layout: in.Layout}
+	if in.Layout.ReadOnly != "" {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is read-only; this workspace's runtime is %s", in.Layout.ReadOnly, in.Layout.ConfigDir))
+	}
+	if !in.Layout.IsRuntime {
+		return p, nil
+	}
+	dir := in.Layout.ConfigDir
+	ws := Workspace{Account: in.Account.Name, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
+	wsData, err := json.MarshalIndent(ws, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	wsData = append(wsData, '\n')
+
+	fresh := !exists(dir)
+	if !fresh {
+		old, err := readWorkspace(filepath.Join(dir, WorkspaceFile))
+		if err != nil {
+			return nil, err
+		}
+		if old != nil && (old.Toplevel != ws.Toplevel || old.Fingerprint != ws.Fingerprint) {
+			moved := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+			p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "bound to " + old.Toplevel})
+			p.Notes = append(p.Notes, fmt.Sprintf("%s was made for %s, not %s (copied or moved?); kept it as %s and started fresh", dir, old.Toplevel, ws.Toplevel, moved))
+			fresh = true
+		}
+	}
+	if fresh {
+		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: dir, Mode: 0o700, Why: "new runtime"})
+	}
+	if fresh || !exists(filepath.Join(dir, "logs")) {
+		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: filepath.Join(dir, "logs"), Mode: 0o700, Why: "Claude's logs"})
+	}
+
+	names := Linked
+	if in.Account.Config.SettingsMode == account.SettingsLink {
+		names = append(names[:len(names):len(names)], "settings.json")
+	}
+	for _, name := range names {
+		p.link(dir, in.Account.Dir, name, fresh)
+	}
+
+	// A missing or unreadable binding is rewritten either way.
+	cur, _ := os.ReadFile(filepath.Join(dir, WorkspaceFile))
+	if fresh || !bytes.Equal(cur, wsData) {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: filepath.Join(dir, WorkspaceFile), Data: wsData, Mode: 0o600, Why: "workspace binding"})
+	}
+	return p, nil
+}
+
+// link plans runtime/name -> accountDir/name when the account has that entry,
+// and the removal of such a link when it no longer has.
+func (p *Plan) link(dir, accountDir, name string, fresh bool) {
+	target := filepath.Join(accountDir, name)
+	path := filepath.Join(dir, name)
+	want := exists(target)
+	if fresh {
+		if want {
+			p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: target, Why: "account's " + name})
+		}
+		return
+	}
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if want {
+			p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: target, Why: "account's " + name})
+		}
+	case err != nil:
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v", path, err))
+	case fi.Mode()&fs.ModeSymlink != 0:
+		cur, _ := os.Readlink(path)
+		switch {
+		case want && cur != target:
+			p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: target, Why: "was " + cur})
+		case !want && cur == target:
+			p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "the account has no " + name})
+		}
+	case want:
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is a %s, not a link to %s; left as it is (run 'claude-account doctor')", path, kindOf(fi), target))
+	}
+}
+
+func kindOf(fi fs.FileInfo) string {
+	if fi.IsDir() {
+		return "directory"
+	}
+	return "file"
+}
+
+func readWorkspace(path string) (*Workspace, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ws Workspace
+	if err := json.Unmarshal(data, &ws); err != nil {
+		// A damaged binding cannot prove the dir is someone else's; rewrite it.
+		return nil, nil
+	}
+	return &ws, nil
+}
+
+// Apply carries out the steps in order.
+func (p *Plan) Apply() error {
+	for _, s := range p.Steps {
+		var err error
+		switch s.Op {
+		case Mkdir:
+			err = os.MkdirAll(s.Path, s.Mode)
+		case Link:
+			_, err = fsx.Symlink(s.Target, s.Path)
+		case Unlink:
+			err = os.Remove(s.Path)
+		case Write:
+			if s.Secret {
+				err = fsx.WriteSecret(s.Path, s.Data)
+			} else {
+				err = fsx.WriteFile(s.Path, s.Data, s.Mode)
+			}
+		case Move:
+			err = os.Rename(s.Path, s.Target)
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", s.Op, s.Path, err)
+		}
+	}
+	return nil
+}
+
+// String renders the plan for --dry-run.
+func (p *Plan) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "config dir %s\n", p.ConfigDir)
+	for _, s := range p.Steps {
+		b.WriteString(s.String() + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,355 @@
+// Package testenv is the world the end-to-end testscripts run in: a private
+// HOME and XDG dirs, a git identity, real git repositories made by small
+// commands, and a stub claude that reports what it was started with.
+package testenv
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/tidwall/gjson"
+)
+
+const snapshotsKey = "snapshots"
+
+// Setup gives every script its own HOME, XDG_* dirs and git identity, so no
+// script sees the machine's or another script's accounts.
+func Setup(e *testscript.Env) error {
+	w := e.WorkDir
+	dirs := map[string]string{
+		"HOME":            filepath.Join(w, "home"),
+		"XDG_CONFIG_HOME": filepath.Join(w, "xdg", "config"),
+		"XDG_DATA_HOME":   filepath.Join(w, "xdg", "data"),
+		"XDG_STATE_HOME":  filepath.Join(w, "xdg", "state"),
+		"XDG_CACHE_HOME":  filepath.Join(w, "xdg", "cache"),
+		"XDG_RUNTIME_DIR": filepath.Join(w, "xdg", "run"),
+	}
+	for k, d := range dirs {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return err
+		}
+		e.Setenv(k, d)
+	}
+	gitconfig := filepath.Join(w, ".gitconfig")
+	const cfg = "[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n" +
+		"[protocol \"file\"]\n\tallow = always\n[advice]\n\tdetachedHead = false\n"
+	if err := os.WriteFile(gitconfig, []byte(cfg), 0o644); err != nil {
+		return err
+	}
+	e.Setenv("GIT_CONFIG_GLOBAL", gitconfig)
+	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	e.Values[snapshotsKey] = &sync.Map{}
+	return nil
+}
+
+// Condition answers the scripts' [conditions]; an unknown one is an error,
+// so a typo cannot silently skip a test.
+func Condition(cond string) (bool, error) {
+	switch cond {
+	case "root":
+		return os.Geteuid() == 0, nil
+	case "unshare":
+		// A private mount namespace lets a test make a read-only mount.
+		return exec.Command("unshare", "-m", "true").Run() == nil, nil
+	case "realclaude":
+		p := os.Getenv("CLAUDE_REAL_BIN")
+		return p != "" && exec.Command(p, "--version").Run() == nil, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// Commands are the scripts' own commands.
+func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"mkrepo":      mkrepo,
+		"mkworktree":  mkworktree,
+		"mksubmodule": mksubmodule,
+		"mkbare":      mkbare,
+		"readlink":    readlinkCmd,
+		"issymlink":   issymlink,
+		"mode":        modeCmd,
+		"jsonpath":    jsonpath,
+		"waitfile":    waitfile,
+		"sendsig":     sendsig,
+		"snapshot":    snapshot,
+		"unchanged":   unchanged,
+	}
+}
+
+func git(ts *testscript.TestScript, args ...string) {
+	if err := ts.Exec("git", args...); err != nil {
+		ts.Fatalf("git %s: %v", strings.Join(args, " "), err)
+	}
+}
+
+// mkrepo DIR: a repository with one commit on main.
+func mkrepo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkrepo DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	git(ts, "init", "-q", dir)
+	ts.Check(os.WriteFile(filepath.Join(dir, "README"), []byte("hello\n"), 0o644))
+	git(ts, "-C", dir, "add", "README")
+	git(ts, "-C", dir, "commit", "-q", "-m", "init")
+}
+
+// mkworktree REPO DIR BRANCH: a linked worktree on a new branch.
+func mkworktree(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: mkworktree REPO DIR BRANCH")
+	}
+	git(ts, "-C", ts.MkAbs(args[0]), "worktree", "add", "-q", "-b", args[2], ts.MkAbs(args[1]))
+}
+
+// mksubmodule SUPER PATH: a new repository added to SUPER as submodule PATH.
+func mksubmodule(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mksubmodule SUPER PATH")
+	}
+	super := ts.MkAbs(args[0])
+	src := ts.MkAbs(".submodule-src-" + strings.ReplaceAll(args[1], "/", "_"))
+	mkrepo(ts, false, []string{src})
+	git(ts, "-C", super, "submodule", "add", "-q", src, args[1])
+	git(ts, "-C", super, "commit", "-q", "-m", "add submodule "+args[1])
+}
+
+// mkbare DIR: a bare repository with one commit.
+func mkbare(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkbare DIR")
+	}
+	src := ts.MkAbs(".bare-src-" + filepath.Base(args[0]))
+	mkrepo(ts, false, []string{src})
+	git(ts, "clone", "-q", "--bare", src, ts.MkAbs(args[0]))
+}
+
+// readlink PATH TARGET: PATH is a symlink whose target is exactly TARGET.
+func readlinkCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: readlink PATH TARGET")
+	}
+	got, err := os.Readlink(ts.MkAbs(args[0]))
+	if neg {
+		if err == nil && got == args[1] {
+			ts.Fatalf("%s links to %s", args[0], got)
+		}
+		return
+	}
+	ts.Check(err)
+	if got != args[1] {
+		ts.Fatalf("%s links to %s, want %s", args[0], got, args[1])
+	}
+}
+
+// issymlink PATH: PATH is a symlink.
+func issymlink(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: issymlink PATH")
+	}
+	fi, err := os.Lstat(ts.MkAbs(args[0]))
+	is := err == nil && fi.Mode()&fs.ModeSymlink != 0
+	if is == neg {
+		ts.Fatalf("issymlink %s: %v", args[0], is)
+	}
+}
+
+// mode PATH MODE: PATH's permission bits are MODE (octal, e.g. 0600).
+func modeCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: mode PATH MODE")
+	}
+	want, err := strconv.ParseUint(args[1], 8, 32)
+	ts.Check(err)
+	fi, err := os.Lstat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if got := fi.Mode().Perm(); (uint64(got) == want) == neg {
+		ts.Fatalf("%s has mode %#o, want %s%s", args[0], got, map[bool]string{true: "not "}[neg], args[1])
+	}
+}
+
+// jsonpath FILE PATH WANT: the gjson PATH of FILE reads WANT (strings
+// unquoted, anything else as raw JSON); WANT "<missing>" means no such value.
+func jsonpath(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: jsonpath FILE PATH WANT")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	r := gjson.GetBytes(data, args[1])
+	got := r.Raw
+	switch {
+	case !r.Exists():
+		got = "<missing>"
+	case r.Type == gjson.String:
+		got = r.Str
+	}
+	if (got == args[2]) == neg {
+		ts.Fatalf("%s %s = %s, want %s%s", args[0], args[1], got, map[bool]string{true: "not "}[neg], args[2])
+	}
+}
+
+// waitfile PATH [REGEXP]: wait up to 20 s for PATH to exist with content
+// (matching REGEXP, multi-line mode, when given).
+func waitfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: waitfile PATH [REGEXP]")
+	}
+	re := regexp.MustCompile("(?m).")
+	if len(args) == 2 {
+		re = regexp.MustCompile("(?m)" + args[1])
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if data, err := os.ReadFile(ts.MkAbs(args[0])); err == nil && re.Match(data) {
+			return
+		}
+	}
+	ts.Fatalf("%s did not appear (or match) within 20s", args[0])
+}
+
+// sendsig SIGNAL PIDFILE: send SIGNAL (INT, TERM, HUP, QUIT, WINCH, USR1,
+// KILL) to the process whose PID is the first line of PIDFILE.
+func sendsig(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sendsig SIGNAL PIDFILE")
+	}
+	sigs := map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP,
+		"QUIT": syscall.SIGQUIT, "WINCH": syscall.SIGWINCH, "USR1": syscall.SIGUSR1, "KILL": syscall.SIGKILL}
+	sig, ok := sigs[args[0]]
+	if !ok {
+		ts.Fatalf("unknown signal %s", args[0])
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[1]))
+	ts.Check(err)
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
+	ts.Check(err)
+	ts.Check(syscall.Kill(pid, sig))
+}
+
+// snapshot DIR NAME records every entry under DIR (mode, size, mtime, inode,
+// link target); unchanged DIR NAME fails if any of it differs now.
+func snapshot(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: snapshot DIR NAME")
+	}
+	ts.Value(snapshotsKey).(*sync.Map).Store(args[1], tree(ts, args[0]))
+}
+
+func unchanged(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: unchanged DIR NAME")
+	}
+	old, ok := ts.Value(snapshotsKey).(*sync.Map).Load(args[1])
+	if !ok {
+		ts.Fatalf("no snapshot %s", args[1])
+	}
+	now := tree(ts, args[0])
+	if (now == old.(string)) == neg {
+		if neg {
+			ts.Fatalf("%s is unchanged", args[0])
+		}
+		ts.Fatalf("%s changed:\nbefore:\n%s\nafter:\n%s", args[0], old, now)
+	}
+}
+
+func tree(ts *testscript.TestScript, dir string) string {
+	root := ts.MkAbs(dir)
+	var lines []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		line := fmt.Sprintf("%s %v %d ino=%d mtime=%d", strings.TrimPrefix(p, root), fi.Mode(), fi.Size(), st.Ino, fi.ModTime().UnixNano())
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			t, _ := os.Readlink(p)
+			line += " -> " + t
+		}
+		if fi.IsDir() {
+			line = fmt.Sprintf("%s %v ino=%d", strings.TrimPrefix(p, root), fi.Mode(), st.Ino)
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	ts.Check(err)
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// StubClaude stands in for Claude Code: it prints what it was started with.
+// CLAUDE_STUB_EXIT=N makes it exit N. CLAUDE_STUB_READY=FILE makes it write
+// "<launcher pid>\n<own pid>\n" to FILE and then wait for signals, printing
+// each; INT, TERM, HUP and QUIT end it (exit 0, or death by that signal when
+// CLAUDE_STUB_DIE=1). CLAUDE_STUB_STDIN=1 echoes its stdin.
+func StubClaude() {
+	fmt.Printf("config=%s\n", os.Getenv("CLAUDE_CONFIG_DIR"))
+	fmt.Printf("task=%s\n", os.Getenv("CLAUDE_CODE_TASK_LIST_ID"))
+	fmt.Printf("account=%s\n", os.Getenv("CLAUDE_ACCOUNT"))
+	for i, a := range os.Args[1:] {
+		fmt.Printf("arg%d=%q\n", i, a)
+	}
+	if os.Getenv("CLAUDE_STUB_STDIN") == "1" {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			fmt.Printf("stdin=%s\n", sc.Text())
+		}
+	}
+	if ready := os.Getenv("CLAUDE_STUB_READY"); ready != "" {
+		sigs := make(chan os.Signal, 8)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGWINCH, syscall.SIGUSR1)
+		if err := os.WriteFile(ready, []byte(fmt.Sprintf("%d\n%d\n", os.Getppid(), os.Getpid())), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(99)
+		}
+		for s := range sigs {
+			sig := s.(syscall.Signal)
+			fmt.Printf("signal=%s\n", strings.ToUpper(unix(sig)))
+			appendLine(ready+".log", "signal="+strings.ToUpper(unix(sig)))
+			switch sig {
+			case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT:
+				if os.Getenv("CLAUDE_STUB_DIE") == "1" {
+					signal.Reset(sig)
+					_ = syscall.Kill(os.Getpid(), sig)
+					time.Sleep(time.Second)
+				}
+				os.Exit(0)
+			}
+		}
+	}
+	if code := os.Getenv("CLAUDE_STUB_EXIT"); code != "" {
+		n, _ := strconv.Atoi(code)
+		os.Exit(n)
+	}
+	os.Exit(0)
+}
+
+func appendLine(path, line string) {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err == nil {
+		fmt.Fprintln(f, line)
+		f.Close()
+	}
+}
+
+func unix(sig syscall.Signal) string {
+	names := map[syscall.Signal]string{syscall.SIGINT: "int", syscall.SIGTERM: "term", syscall.SIGHUP: "hup",
+		syscall.SIGQUIT: "quit", syscall.SIGWINCH: "winch", syscall.SIGUSR1: "usr1"}
+	return names[sig]
+}
