@@ -2,12 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/env"
-	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
+	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/runtime"
 )
 
@@ -36,7 +37,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	plan, err := runtime.MakePlan(runtime.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Now: d.Now()})
+	plan, err := runtime.MakePlan(runtime.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Trust: trustStore(d), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -58,6 +59,13 @@ func (c *RunCmd) Run(d *Deps) error {
 		fmt.Fprintf(d.Stdout, "exec CLAUDE_CONFIG_DIR=%s %s %q\n", ws.layout.ConfigDir, claude, args)
 		return nil
 	}
+	held, err := lock.Acquire(lock.Dir(d.Env), ws.lockKey(), ws.slots(), lock.Holder{
+		PID: os.Getpid(), Account: ws.account.Name, Workspace: ws.context.Toplevel, Started: d.Now().UTC(),
+	}, ws.where(d))
+	if err != nil {
+		return err
+	}
+	defer held.Release()
 	for _, n := range append(ws.context.Notes, plan.Notes...) {
 		fmt.Fprintln(d.Stderr, "claude-account: "+n)
 	}
@@ -67,6 +75,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: args, Env: childEnv.List(), Dir: d.Dir,
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
+		Started: func(pid int) { _ = held.SetClaudePID(pid) },
 	})
 	switch {
 	case err != nil:
@@ -92,7 +101,7 @@ func claudeCandidates(d *Deps, a *account.Account) []launch.Candidate {
 // and — in a workspace, unless the user chose one — a task list of its own.
 func launchEnv(d *Deps, ws *workspace) env.Env {
 	e := d.Env.With("CLAUDE_CONFIG_DIR", ws.layout.ConfigDir, "CLAUDE_ACCOUNT", ws.account.Name)
-	if ws.context.Kind != gitctx.NotGit && ws.context.Kind != gitctx.Bare && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" {
+	if ws.inWorkTree() && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" {
 		e["CLAUDE_CODE_TASK_LIST_ID"] = "ws-" + ws.context.Fingerprint
 	}
 	return e

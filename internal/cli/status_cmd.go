@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/runtime"
 )
 
@@ -35,6 +36,7 @@ type Status struct {
 	Runtime     bool                `json:"runtime"`
 	ReadOnly    string              `json:"readOnlyGitDir,omitempty"`
 	Links       []runtime.LinkState `json:"links"`
+	Running     []lock.Held         `json:"running"`
 	Notes       []string            `json:"notes"`
 }
 
@@ -54,6 +56,11 @@ func (c *StatusCmd) Run(d *Deps) error {
 		Fingerprint: ws.context.Fingerprint, ConfigDir: ws.layout.ConfigDir, Runtime: ws.layout.IsRuntime,
 		ReadOnly: ws.layout.ReadOnly, Links: runtime.Inspect(ws.layout.ConfigDir, names), Notes: ws.context.Notes,
 	}
+	held, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == ws.lockKey() })
+	if err != nil {
+		return err
+	}
+	st.Running = append([]lock.Held{}, held...)
 	if st.Notes == nil {
 		st.Notes = []string{}
 	}
@@ -92,6 +99,9 @@ func (c *StatusCmd) Run(d *Deps) error {
 			target = d.Env.TildePath(l.Chain[0])
 		}
 		fmt.Fprintf(tw, "link %s\t%s (%s)\n", l.Name, target, state)
+	}
+	for _, h := range st.Running {
+		fmt.Fprintf(tw, "running\tPID %d (claude PID %d) since %s\n", h.PID, h.ClaudePID, h.Started.Local().Format("2006-01-02 15:04:05"))
 	}
 	for _, n := range st.Notes {
 		fmt.Fprintf(tw, "note\t%s\n", n)

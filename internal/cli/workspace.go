@@ -52,3 +52,33 @@ func (f AccountFlags) load(d *Deps) (*workspace, error) {
 	}
 	return &workspace{account: a, context: ctx, layout: runtime.Locate(a, ctx, d.Env)}, nil
 }
+
+// inWorkTree reports whether the context has a work tree of its own, so that
+// it gets a runtime, a lock and a task list per workspace.
+func (w *workspace) inWorkTree() bool {
+	return w.context.Kind != gitctx.NotGit && w.context.Kind != gitctx.Bare
+}
+
+// lockKey is <account> outside a work tree, else <account>-<fingerprint>.
+func (w *workspace) lockKey() string {
+	if !w.inWorkTree() {
+		return w.account.Name
+	}
+	return w.account.Name + "-" + w.context.Fingerprint
+}
+
+// slots is how many instances may run at once in the workspace.
+func (w *workspace) slots() int {
+	if w.account.SingleInstance() {
+		return 1
+	}
+	return 64
+}
+
+// where names the workspace in messages.
+func (w *workspace) where(d *Deps) string {
+	if !w.inWorkTree() {
+		return "a directory outside any git work tree"
+	}
+	return d.Env.TildePath(w.context.Toplevel)
+}

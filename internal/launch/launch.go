@@ -90,6 +90,8 @@ type Spec struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Started, if set, is called with Claude's PID once it runs.
+	Started func(pid int)
 }
 
 // Status is how Claude ended.
@@ -116,6 +118,9 @@ func Run(s Spec) (Status, error) {
 	defer signal.Stop(sigs)
 	if err := cmd.Start(); err != nil {
 		return Status{}, fmt.Errorf("starting %s: %w", s.Path, err)
+	}
+	if s.Started != nil {
+		s.Started(cmd.Process.Pid)
 	}
 	done := make(chan struct{})
 	go func() {

@@ -14,6 +14,7 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/trust"
 )
 
 // Op is what a Step does.
@@ -77,6 +78,7 @@ type Input struct {
 	Account *account.Account
 	Context gitctx.Context
 	Layout  Layout
+	Trust   trust.Store
 	Now     time.Time
 }
 
@@ -89,7 +91,8 @@ func MakePlan(in Input) (*Plan, error) {
 		p.Notes = append(p.Notes, fmt.Sprintf("%s is read-only; this workspace's runtime is %s", in.Layout.ReadOnly, in.Layout.ConfigDir))
 	}
 	if !in.Layout.IsRuntime {
-		return p, nil
+		// The account dir is its own config dir: only its state is coalesced.
+		return p, p.planState(in, false)
 	}
 	dir := in.Layout.ConfigDir
 	ws := Workspace{Account: in.Account.Name, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
@@ -125,6 +128,10 @@ func MakePlan(in Input) (*Plan, error) {
 	}
 	for _, name := range names {
 		p.link(dir, in.Account.Dir, name, fresh)
+	}
+
+	if err := p.planState(in, fresh); err != nil {
+		return nil, err
 	}
 
 	// A missing or unreadable binding is rewritten either way.

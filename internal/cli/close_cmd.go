@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/lock"
+)
+
+// CloseCmd is `claude-account close`.
+type CloseCmd struct {
+	AccountFlags
+	All     bool          `help:"Stop the account's Claude in every workspace, not just this one."`
+	Timeout time.Duration `default:"10s" help:"How long to wait for each to exit."`
+}
+
+// Help is shown under the command's usage.
+func (c *CloseCmd) Help() string {
+	return `Sends SIGTERM to the launcher holding the lock (it passes the signal to Claude),
+waits for the lock to be released, and reports.
+
+Examples:
+  claude-account close --account max          # the one running in this workspace
+  claude-account close --account max --all    # every workspace`
+}
+
+// Run stops the holders.
+func (c *CloseCmd) Run(d *Deps) error {
+	ws, err := c.load(d)
+	if err != nil {
+		return err
+	}
+	match := func(k string) bool { return k == ws.lockKey() }
+	if c.All {
+		match = lock.AccountKeys(ws.account.Name)
+	}
+	held, err := lock.List(lock.Dir(d.Env), match)
+	if err != nil {
+		return err
+	}
+	if len(held) == 0 {
+		fmt.Fprintf(d.Stdout, "claude (%s) is not running%s\n", ws.account.Name, map[bool]string{false: " in " + ws.where(d)}[c.All])
+		return nil
+	}
+	var failed []string
+	for _, h := range held {
+		where := "outside git"
+		if h.Workspace != "" {
+			where = "in " + d.Env.TildePath(h.Workspace)
+		}
+		if err := syscall.Kill(h.PID, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+			failed = append(failed, fmt.Sprintf("PID %d: %v", h.PID, err))
+			continue
+		}
+		deadline := time.Now().Add(c.Timeout)
+		for lock.Probe(h.Path) != nil && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if lock.Probe(h.Path) != nil {
+			failed = append(failed, fmt.Sprintf("claude (%s) %s, PID %d, still runs after %s; 'kill -KILL %d' ends it", h.Account, where, h.PID, c.Timeout, h.PID))
+			continue
+		}
+		fmt.Fprintf(d.Stdout, "stopped claude (%s) %s (PID %d)\n", h.Account, where, h.PID)
+	}
+	if len(failed) > 0 {
+		return errors.New(failed[0])
+	}
+	return nil
+}

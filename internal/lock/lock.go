@@ -1,0 +1,236 @@
+// Package lock keeps one Claude per account and workspace. It uses flock(2)
+// on a file in a private per-user directory: the kernel releases the lock
+// when the holder dies, so there are no stale PID files, and nothing lives at
+// a predictable name in a shared /tmp where another user could plant a link.
+package lock
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/env"
+)
+
+// Dir is the per-user lock directory: $XDG_RUNTIME_DIR/claude-account, else
+// $TMPDIR/claude-account-<uid> (TMPDIR defaults to /tmp).
+func Dir(e env.Env) string {
+	if d := e.Get("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		return filepath.Join(d, "claude-account")
+	}
+	tmp := e.Get("TMPDIR")
+	if !filepath.IsAbs(tmp) {
+		tmp = "/tmp"
+	}
+	return filepath.Join(tmp, "claude-account-"+strconv.Itoa(os.Getuid()))
+}
+
+// Holder is the body of a lock file.
+type Holder struct {
+	PID       int       `json:"pid"` // the launcher, which forwards signals to Claude
+	ClaudePID int       `json:"claudePid,omitempty"`
+	Account   string    `json:"account"`
+	Workspace string    `json:"workspace"` // the toplevel, or "" outside a work tree
+	Started   time.Time `json:"started"`
+}
+
+// AlreadyRunningError is a launch refused because the slot is taken.
+type AlreadyRunningError struct {
+	Holder Holder
+	Where  string // the workspace as shown to the user
+}
+
+func (e *AlreadyRunningError) Error() string {
+	return fmt.Sprintf("claude (%s) already runs in %s as PID %d; 'claude-account close' stops it", e.Holder.Account, e.Where, e.Holder.PID)
+}
+
+// ExitCode is 3: scripts can tell "already running" from a failure.
+func (e *AlreadyRunningError) ExitCode() int { return 3 }
+
+// Lock is a held lock; Release (or the process dying) frees it.
+type Lock struct {
+	f      *os.File
+	Path   string
+	holder Holder
+}
+
+// EnsureDir makes the lock directory and checks it is a private directory of
+// ours: not a symlink, owned by us, no access for others.
+func EnsureDir(dir string) error {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return CheckDir(dir)
+}
+
+// CheckDir reports why dir is not safe to keep locks in, or nil.
+func CheckDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	st, _ := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("lock dir %s is a symlink; remove it (claude-account makes a private dir there)", dir)
+	case !fi.IsDir():
+		return fmt.Errorf("lock dir %s is not a directory; remove it (claude-account makes a private dir there)", dir)
+	case st != nil && int(st.Uid) != os.Getuid():
+		return fmt.Errorf("lock dir %s belongs to uid %d, not to you (uid %d); remove it or set XDG_RUNTIME_DIR to a private dir", dir, st.Uid, os.Getuid())
+	case fi.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("lock dir %s has mode %#o, open to others; run 'chmod 700 %s'", dir, fi.Mode().Perm(), dir)
+	}
+	return nil
+}
+
+// Name is the lock file's name for a key and slot.
+func Name(key string, slot int) string {
+	if slot == 0 {
+		return key + ".lock"
+	}
+	return fmt.Sprintf("%s.%d.lock", key, slot)
+}
+
+// Acquire takes the first free of slots locks for key. With one slot a taken
+// lock is an *AlreadyRunningError naming the holder.
+func Acquire(dir, key string, slots int, h Holder, where string) (*Lock, error) {
+	if err := EnsureDir(dir); err != nil {
+		return nil, err
+	}
+	var first *Holder
+	for slot := 0; slot < slots; slot++ {
+		path := filepath.Join(dir, Name(key, slot))
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+		if err != nil {
+			if errors.Is(err, syscall.ELOOP) {
+				return nil, fmt.Errorf("lock file %s is a symlink; remove it", path)
+			}
+			return nil, err
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			if first == nil {
+				first = readHolder(f)
+			}
+			f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				continue
+			}
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+		l := &Lock{f: f, Path: path, holder: h}
+		if err := l.write(); err != nil {
+			l.Release()
+			return nil, err
+		}
+		return l, nil
+	}
+	if first == nil {
+		first = &Holder{Account: h.Account}
+	}
+	return nil, &AlreadyRunningError{Holder: *first, Where: where}
+}
+
+// SetClaudePID records Claude's own PID once it runs, for status and close.
+func (l *Lock) SetClaudePID(pid int) error {
+	l.holder.ClaudePID = pid
+	return l.write()
+}
+
+// write replaces the body in place: the file is never replaced or deleted
+// while locked, since a lock on a renamed-away inode would lock nothing.
+func (l *Lock) write() error {
+	data, err := json.Marshal(l.holder)
+	if err != nil {
+		return err
+	}
+	if err := l.f.Truncate(0); err != nil {
+		return err
+	}
+	_, err = l.f.WriteAt(append(data, '\n'), 0)
+	return err
+}
+
+// Release frees the lock. The file stays: deleting it would race with a
+// launcher that has just opened it.
+func (l *Lock) Release() {
+	if l != nil && l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+}
+
+func readHolder(f *os.File) *Holder {
+	var h Holder
+	buf := make([]byte, 4096)
+	n, _ := f.ReadAt(buf, 0)
+	if json.Unmarshal(buf[:n], &h) != nil {
+		return nil
+	}
+	return &h
+}
+
+// Held is one lock that someone holds now.
+type Held struct {
+	Holder
+	Path string `json:"lockFile"`
+}
+
+// List returns the held locks in dir whose key match accepts, probing each
+// with a shared non-blocking flock that is released at once.
+func List(dir string, match func(key string) bool) ([]Held, error) {
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Held
+	for _, de := range des {
+		name, ok := strings.CutSuffix(de.Name(), ".lock")
+		key, _, _ := strings.Cut(name, ".") // account names have no dots
+		if !ok || !de.Type().IsRegular() || !match(key) {
+			continue
+		}
+		path := filepath.Join(dir, de.Name())
+		if h := Probe(path); h != nil {
+			out = append(out, Held{Holder: *h, Path: path})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// AccountKeys matches every lock key of an account: outside git and in
+// each workspace.
+func AccountKeys(account string) func(string) bool {
+	return func(key string) bool { return key == account || strings.HasPrefix(key, account+"-") }
+}
+
+// Probe returns the holder of the lock at path, or nil when it is free.
+func Probe(path string) *Holder {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err == nil {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return nil
+	}
+	if h := readHolder(f); h != nil {
+		return h
+	}
+	return &Holder{}
+}

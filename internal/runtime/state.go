@@ -1,0 +1,219 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/coalesce"
+	"github.com/claude-account/claude-account/internal/mcp"
+	"github.com/claude-account/claude-account/internal/trust"
+)
+
+// OverlayRel is where a workspace keeps its project MCP servers.
+const OverlayRel = ".claude/.mcp.json"
+
+// ManagedFile remembers which settings keys the account declared last time,
+// so a key dropped from the declaration is dropped from settings.json too
+// instead of lingering as if Claude had written it.
+const ManagedFile = ".claude-account.json"
+
+type managed struct {
+	SettingsKeys []string `json:"settingsKeys"`
+}
+
+// IdentityKeys are copied from the account's .claude.json into a new runtime,
+// so a new worktree starts logged in and onboarded.
+var IdentityKeys = []string{"oauthAccount", "userID", "hasCompletedOnboarding", "lastOnboardingVersion",
+	"customApiKeyResponses", "primaryApiKey", "hasAvailableSubscription"}
+
+// fileError names the file and says what to do, for invalid JSON in a file
+// the user or Claude owns: nothing is written when this happens.
+func fileError(path string, err error, fix string) error {
+	var se *coalesce.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%s:%d:%d: %s; %s (nothing was changed)", path, se.Line, se.Column, se.Msg, fix)
+	}
+	return fmt.Errorf("%s: %v; %s (nothing was changed)", path, err, fix)
+}
+
+// readOptional reads a file that may be missing (nil, nil).
+func readOptional(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
+}
+
+// planState adds the writes that make settings.json and .claude.json hold what
+// the account declares, keeping everything Claude wrote. Every input is read
+// and checked before any step is planned: a bad file stops the launch with
+// nothing written.
+func (p *Plan) planState(in Input, fresh bool) error {
+	a := in.Account
+	dir := p.ConfigDir
+	declared := a.DeclaredDir()
+
+	prev := managed{}
+	managedPath := filepath.Join(dir, ManagedFile)
+	if data, err := readOptional(managedPath); err == nil && data != nil {
+		_ = json.Unmarshal(data, &prev) // a damaged record only forgets old keys
+	}
+	next := prev
+
+	// settings.json: writable and coalesced, unless the account keeps the
+	// seed's read-only link, or this config dir is where it is declared.
+	target := filepath.Join(dir, "settings.json")
+	source := filepath.Join(declared, "settings.json")
+	if a.Config.SettingsMode == account.SettingsCoalesce && !samePath(target, source) {
+		want, err := readOptional(source)
+		if err != nil {
+			return err
+		}
+		if err := coalesce.Validate(want); err != nil {
+			return fileError(source, err, "fix the account's settings")
+		}
+		keys, _ := coalesce.TopLevelKeys(want)
+		cur, err := readOptional(target)
+		if err != nil {
+			return err
+		}
+		if cur != nil || want != nil {
+			out, changed, err := coalesce.Settings(cur, want, prev.SettingsKeys)
+			if err != nil {
+				return fileError(target, err, "fix the JSON or remove the file to start from the account's settings")
+			}
+			if changed || isSymlink(target) {
+				p.Steps = append(p.Steps, Step{Op: Write, Path: target, Data: out, Mode: 0o600, Why: "account's settings"})
+			}
+		}
+		if keys == nil {
+			keys = []string{}
+		}
+		next.SettingsKeys = keys
+	}
+
+	// .claude.json: the merged MCP servers (and any other managed key) are
+	// the account's; every other byte is Claude's.
+	servers, err := p.servers(in)
+	if err != nil {
+		return err
+	}
+	keys := []coalesce.Key{{Name: "mcpServers", Raw: servers.JSON()}}
+	state := filepath.Join(dir, ".claude.json")
+	accountState := filepath.Join(a.Dir, ".claude.json")
+	var acct []byte
+	extra := a.ManagedKeys()[1:]
+	if !samePath(state, accountState) && (len(extra) > 0 || fresh || !exists(state)) {
+		if acct, err = readOptional(accountState); err != nil {
+			return err
+		}
+	}
+	for _, k := range extra {
+		if raw, ok := coalesce.Get(acct, k); ok {
+			keys = append(keys, coalesce.Key{Name: k, Raw: raw})
+		}
+	}
+	cur, err := readOptional(state)
+	if err != nil {
+		return err
+	}
+	if cur == nil && acct != nil {
+		// A new runtime starts from the account's login and onboarding.
+		for _, k := range IdentityKeys {
+			if raw, ok := coalesce.Get(acct, k); ok {
+				keys = append(keys, coalesce.Key{Name: k, Raw: raw})
+			}
+		}
+	}
+	out, changed, err := coalesce.Splice(cur, dedupe(keys))
+	if err != nil {
+		return fileError(state, err, "fix the JSON by hand or restore it from "+filepath.Join(dir, "backups"))
+	}
+	if changed {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: state, Data: out, Secret: true, Why: "account's MCP servers"})
+	}
+
+	if !slices.Equal(next.SettingsKeys, prev.SettingsKeys) || next.SettingsKeys != nil && !exists(managedPath) {
+		data, _ := json.Marshal(next)
+		p.Steps = append(p.Steps, Step{Op: Write, Path: managedPath, Data: append(data, '\n'), Mode: 0o600, Why: "declared settings keys"})
+	}
+	return nil
+}
+
+// servers are the account's MCP servers with the trusted project overlay
+// applied; an overlay that is not trusted is reported and skipped.
+func (p *Plan) servers(in Input) (mcp.Servers, error) {
+	path := filepath.Join(in.Account.DeclaredDir(), ".mcp.json")
+	data, err := readOptional(path)
+	if err != nil {
+		return nil, err
+	}
+	servers, err := mcp.Parse(data, path)
+	if err != nil {
+		return nil, fmt.Errorf("%w; fix the account's MCP servers (nothing was changed)", err)
+	}
+	if in.Context.Toplevel == "" || in.Account.Config.ProjectMCP != account.ProjectMCPTrusted {
+		return servers, nil
+	}
+	overlayPath := filepath.Join(in.Context.Toplevel, OverlayRel)
+	overlay, err := trust.ReadOverlay(overlayPath)
+	if err != nil {
+		p.Notes = append(p.Notes, fmt.Sprintf("%v; its servers are not loaded", err))
+		return servers, nil
+	}
+	if overlay == nil {
+		return servers, nil
+	}
+	st, err := in.Trust.Check(overlayPath, overlay)
+	if err != nil {
+		return nil, err
+	}
+	switch st {
+	case trust.Untrusted:
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is not trusted, so its servers are not loaded; review it, then run 'claude-account trust'", overlayPath))
+		return servers, nil
+	case trust.Changed:
+		p.Notes = append(p.Notes, fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run 'claude-account trust'", overlayPath))
+		return servers, nil
+	}
+	extra, err := mcp.Parse(overlay, overlayPath)
+	if err != nil {
+		p.Notes = append(p.Notes, fmt.Sprintf("%v; its servers are not loaded", err))
+		return servers, nil
+	}
+	return mcp.Merge(servers, extra), nil
+}
+
+// dedupe keeps the first key of each name: managed values win over seeds.
+func dedupe(keys []coalesce.Key) []coalesce.Key {
+	seen := make(map[string]bool, len(keys))
+	out := keys[:0:0]
+	for _, k := range keys {
+		if !seen[k.Name] {
+			seen[k.Name] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(filepath.Dir(a))
+	rb, err2 := filepath.EvalSymlinks(filepath.Dir(b))
+	return err1 == nil && err2 == nil && filepath.Join(ra, filepath.Base(a)) == filepath.Join(rb, filepath.Base(b))
+}
+
+func isSymlink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
