@@ -33,6 +33,7 @@ type Deps struct {
 type CLI struct {
 	Run      RunCmd      `cmd:"" help:"Start Claude Code for an account in this directory's workspace."`
 	Status   StatusCmd   `cmd:"" help:"Show the account, the git context, the config dir and its links."`
+	Doctor   DoctorCmd   `cmd:"" help:"Find and fix what would stop Claude from working here."`
 	Close    CloseCmd    `cmd:"" help:"Stop the account's running Claude (this workspace, or --all)."`
 	Trust    TrustCmd    `cmd:"" help:"Approve a project's .claude/.mcp.json so its servers load."`
 	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`

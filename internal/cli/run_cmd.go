@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -72,6 +73,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err := plan.Apply(); err != nil {
 		return err
 	}
+	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout}))
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: args, Env: childEnv.List(), Dir: d.Dir,
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,

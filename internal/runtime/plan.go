@@ -60,7 +60,7 @@ type Plan struct {
 
 // Linked are the account entries a runtime links to, whole: per-file links
 // inside commands/ have gone undiscovered by Claude before, directories work.
-var Linked = []string{"commands", "agents", "skills", "CLAUDE.md", ".credentials.json"}
+var Linked = []string{"commands", "agents", "skills", "CLAUDE.md", Credentials}
 
 // WorkspaceFile binds a runtime dir to the workspace it was made for.
 const WorkspaceFile = "workspace.json"
@@ -104,7 +104,7 @@ func MakePlan(in Input) (*Plan, error) {
 
 	fresh := !exists(dir)
 	if !fresh {
-		old, err := readWorkspace(filepath.Join(dir, WorkspaceFile))
+		old, err := ReadWorkspace(filepath.Join(dir, WorkspaceFile))
 		if err != nil {
 			return nil, err
 		}
@@ -148,6 +148,12 @@ func (p *Plan) link(dir, accountDir, name string, fresh bool) {
 	target := filepath.Join(accountDir, name)
 	path := filepath.Join(dir, name)
 	want := exists(target)
+	if name == Credentials && !fresh {
+		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+			p.adoptCredentials(path, target, fi)
+			return
+		}
+	}
 	if fresh {
 		if want {
 			p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: target, Why: "account's " + name})
@@ -175,6 +181,32 @@ func (p *Plan) link(dir, accountDir, name string, fresh bool) {
 	}
 }
 
+// Credentials is Claude's login file. Every runtime links to the account's,
+// so one login serves every worktree.
+const Credentials = ".credentials.json"
+
+// adoptCredentials handles a runtime whose credentials link Claude replaced
+// with a file (a login or a refreshed token): the newer of the two becomes the
+// account's, and the link comes back, so every worktree sees the new login.
+func (p *Plan) adoptCredentials(path, target string, fi fs.FileInfo) {
+	acct, err := os.Stat(target)
+	if err == nil && !fi.ModTime().After(acct.ModTime()) {
+		p.Steps = append(p.Steps,
+			Step{Op: Unlink, Path: path, Why: "older than the account's login"},
+			Step{Op: Link, Path: path, Target: target, Why: "account's login"})
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v; left as it is", path, err))
+		return
+	}
+	p.Steps = append(p.Steps,
+		Step{Op: Write, Path: target, Data: data, Secret: true, Why: "newer login from " + path},
+		Step{Op: Unlink, Path: path, Why: "moved to the account"},
+		Step{Op: Link, Path: path, Target: target, Why: "account's login"})
+}
+
 func kindOf(fi fs.FileInfo) string {
 	if fi.IsDir() {
 		return "directory"
@@ -182,7 +214,8 @@ func kindOf(fi fs.FileInfo) string {
 	return "file"
 }
 
-func readWorkspace(path string) (*Workspace, error) {
+// ReadWorkspace reads a runtime's binding; (nil, nil) when there is none.
+func ReadWorkspace(path string) (*Workspace, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

@@ -60,9 +60,17 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	dir := p.ConfigDir
 	declared := a.DeclaredDir()
 
+	// A fresh runtime starts from nothing, even where a dir bound to another
+	// workspace still holds files that are about to be moved aside.
+	current := func(path string) ([]byte, error) {
+		if fresh {
+			return nil, nil
+		}
+		return readOptional(path)
+	}
 	prev := managed{}
 	managedPath := filepath.Join(dir, ManagedFile)
-	if data, err := readOptional(managedPath); err == nil && data != nil {
+	if data, err := current(managedPath); err == nil && data != nil {
 		_ = json.Unmarshal(data, &prev) // a damaged record only forgets old keys
 	}
 	next := prev
@@ -80,7 +88,7 @@ func (p *Plan) planState(in Input, fresh bool) error {
 			return fileError(source, err, "fix the account's settings")
 		}
 		keys, _ := coalesce.TopLevelKeys(want)
-		cur, err := readOptional(target)
+		cur, err := current(target)
 		if err != nil {
 			return err
 		}
@@ -89,7 +97,7 @@ func (p *Plan) planState(in Input, fresh bool) error {
 			if err != nil {
 				return fileError(target, err, "fix the JSON or remove the file to start from the account's settings")
 			}
-			if changed || isSymlink(target) {
+			if changed || fresh || isSymlink(target) {
 				p.Steps = append(p.Steps, Step{Op: Write, Path: target, Data: out, Mode: 0o600, Why: "account's settings"})
 			}
 		}
@@ -120,7 +128,7 @@ func (p *Plan) planState(in Input, fresh bool) error {
 			keys = append(keys, coalesce.Key{Name: k, Raw: raw})
 		}
 	}
-	cur, err := readOptional(state)
+	cur, err := current(state)
 	if err != nil {
 		return err
 	}
@@ -136,7 +144,7 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	if err != nil {
 		return fileError(state, err, "fix the JSON by hand or restore it from "+filepath.Join(dir, "backups"))
 	}
-	if changed {
+	if changed || fresh && cur == nil && out != nil {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: state, Data: out, Secret: true, Why: "account's MCP servers"})
 	}
 

@@ -220,11 +220,17 @@ func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("%s did not appear (or match) within 20s", args[0])
 }
 
-// sendsig SIGNAL PIDFILE: send SIGNAL (INT, TERM, HUP, QUIT, WINCH, USR1,
-// KILL) to the process whose PID is the first line of PIDFILE.
+// sendsig SIGNAL PIDFILE [LINE]: send SIGNAL (INT, TERM, HUP, QUIT, WINCH,
+// USR1, KILL) to the process whose PID is line LINE (default 1) of PIDFILE.
 func sendsig(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: sendsig SIGNAL PIDFILE")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: sendsig SIGNAL PIDFILE [LINE]")
+	}
+	line := 1
+	if len(args) == 3 {
+		var err error
+		line, err = strconv.Atoi(args[2])
+		ts.Check(err)
 	}
 	sigs := map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP,
 		"QUIT": syscall.SIGQUIT, "WINCH": syscall.SIGWINCH, "USR1": syscall.SIGUSR1, "KILL": syscall.SIGKILL}
@@ -234,7 +240,11 @@ func sendsig(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	data, err := os.ReadFile(ts.MkAbs(args[1]))
 	ts.Check(err)
-	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
+	lines := strings.Split(string(data), "\n")
+	if line < 1 || line > len(lines) {
+		ts.Fatalf("%s has no line %d", args[1], line)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(lines[line-1]))
 	ts.Check(err)
 	ts.Check(syscall.Kill(pid, sig))
 }
@@ -296,8 +306,9 @@ func tree(ts *testscript.TestScript, dir string) string {
 // StubClaude stands in for Claude Code: it prints what it was started with.
 // CLAUDE_STUB_EXIT=N makes it exit N. CLAUDE_STUB_READY=FILE makes it write
 // "<launcher pid>\n<own pid>\n" to FILE and then wait for signals, printing
-// each; INT, TERM, HUP and QUIT end it (exit 0, or death by that signal when
-// CLAUDE_STUB_DIE=1). CLAUDE_STUB_STDIN=1 echoes its stdin.
+// each (also to FILE.log); INT, TERM, HUP and QUIT end it (exit 0, or death by
+// that signal when CLAUDE_STUB_DIE=1), only TERM when CLAUDE_STUB_KEEP=1.
+// CLAUDE_STUB_STDIN=1 echoes its stdin.
 func StubClaude() {
 	fmt.Printf("config=%s\n", os.Getenv("CLAUDE_CONFIG_DIR"))
 	fmt.Printf("task=%s\n", os.Getenv("CLAUDE_CODE_TASK_LIST_ID"))
@@ -322,6 +333,9 @@ func StubClaude() {
 			sig := s.(syscall.Signal)
 			fmt.Printf("signal=%s\n", strings.ToUpper(unix(sig)))
 			appendLine(ready+".log", "signal="+strings.ToUpper(unix(sig)))
+			if sig != syscall.SIGTERM && os.Getenv("CLAUDE_STUB_KEEP") == "1" {
+				continue // like Claude, where one Ctrl-C only asks "press again to exit"
+			}
 			switch sig {
 			case syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT:
 				if os.Getenv("CLAUDE_STUB_DIE") == "1" {

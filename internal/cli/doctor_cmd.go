@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/claude-account/claude-account/internal/doctor"
+	"github.com/claude-account/claude-account/internal/lock"
+)
+
+// DoctorCmd is `claude-account doctor`.
+type DoctorCmd struct {
+	AccountFlags
+	Fix  bool `help:"Repair what can be repaired safely, and say what was done."`
+	JSON bool `help:"Print JSON: {ok, findings: [{id, path, message, fixable, fixed}]}."`
+}
+
+// Help is shown under the command's usage.
+func (c *DoctorCmd) Help() string {
+	return `Checks the config dir Claude would get here: every link resolves (naming the
+exact broken hop: runtime → account → store), no link was replaced by a file,
+no file Claude writes is on a read-only file system, the runtime belongs to this
+workspace, the lock dir is private, and a trusted project overlay is unchanged.
+Exits 1 while anything is wrong.
+
+Examples:
+  claude-account doctor --account max
+  claude-account doctor --account max --fix`
+}
+
+// DoctorReport is the --json body.
+type DoctorReport struct {
+	OK       bool             `json:"ok"`
+	Findings []doctor.Finding `json:"findings"`
+}
+
+// Run checks, optionally fixes, and checks again.
+func (c *DoctorCmd) Run(d *Deps) error {
+	ws, err := c.load(d)
+	if err != nil {
+		return err
+	}
+	in := doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout,
+		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Now: d.Now()}
+	found := doctor.Check(in)
+	remaining := found
+	if c.Fix && len(found) > 0 {
+		found = doctor.Fix(found)
+		remaining = doctor.Check(in)
+	}
+	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...)}
+	if c.JSON {
+		enc := json.NewEncoder(d.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range found {
+			fmt.Fprintf(d.Stdout, "problem: %s\n", f.Message)
+			if f.Fixed != "" {
+				fmt.Fprintf(d.Stdout, "  fixed: %s\n", f.Fixed)
+			}
+		}
+		if len(found) == 0 {
+			fmt.Fprintf(d.Stdout, "ok: claude (%s) is ready in %s (config dir %s)\n", ws.account.Name, ws.where(d), d.Env.TildePath(ws.layout.ConfigDir))
+		}
+	}
+	if len(remaining) > 0 {
+		if c.Fix && !c.JSON {
+			fmt.Fprintf(d.Stdout, "%d problem(s) remain\n", len(remaining))
+		}
+		return ExitCodeError(1)
+	}
+	return nil
+}

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/claude-account/claude-account/internal/doctor"
+	"github.com/claude-account/claude-account/internal/fsx"
+)
+
+// warnOnce prints each launch-time finding once per cause: a problem that
+// stays is not repeated at every launch, one that goes away and comes back is
+// reported again. The record is per config dir, in the state dir.
+func warnOnce(d *Deps, configDir string, found []doctor.Finding) {
+	path := filepath.Join(d.Env.StateHome(), "claude-account", "warned.json")
+	seen := map[string][]string{}
+	if data, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(data, &seen) // a damaged record only repeats warnings
+	}
+	var now []string
+	for _, f := range found {
+		now = append(now, f.Message)
+		if !slices.Contains(seen[configDir], f.Message) {
+			fmt.Fprintf(d.Stderr, "claude-account: warning: %s (see 'claude-account doctor')\n", f.Message)
+		}
+	}
+	if slices.Equal(now, seen[configDir]) {
+		return
+	}
+	if now == nil {
+		delete(seen, configDir)
+	} else {
+		seen[configDir] = now
+	}
+	data, err := json.Marshal(seen)
+	if err == nil && os.MkdirAll(filepath.Dir(path), 0o700) == nil {
+		_ = fsx.WriteFile(path, data, 0o600)
+	}
+}

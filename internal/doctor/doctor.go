@@ -1,0 +1,251 @@
+// Package doctor finds what can stop Claude from working with an account in a
+// workspace, and repairs what it safely can: every finding says what is wrong,
+// where, and what fixes it.
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/runtime"
+	"github.com/claude-account/claude-account/internal/trust"
+)
+
+// Finding is one problem.
+type Finding struct {
+	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, lock-dir, overlay-changed, invalid-state
+	Path    string `json:"path"`
+	Message string `json:"message"` // one sentence with the fix
+	Fixable bool   `json:"fixable"`
+	Fixed   string `json:"fixed,omitempty"` // what --fix did
+	fix     func() (string, error)
+}
+
+// Input is what doctor examines.
+type Input struct {
+	Account *account.Account
+	Context gitctx.Context
+	Layout  runtime.Layout
+	LockDir string
+	Trust   trust.Store
+	Now     time.Time
+}
+
+// Quick runs the checks cheap enough for every launch: the config dir's links
+// resolve, and no file Claude writes sits on a read-only file system.
+func Quick(in Input) []Finding {
+	var out []Finding
+	for _, st := range runtime.Inspect(in.Layout.ConfigDir, linkNames(in.Account)) {
+		if st.Kind == "link" && !st.Resolves {
+			out = append(out, brokenLink(in, st))
+		}
+	}
+	return append(out, readOnly(in)...)
+}
+
+// Check runs every check.
+func Check(in Input) []Finding {
+	out := Quick(in)
+	if in.Layout.IsRuntime {
+		out = append(out, replaced(in)...)
+		out = append(out, moved(in)...)
+	}
+	if err := lock.CheckDir(in.LockDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		out = append(out, lockDir(in, err))
+	}
+	out = append(out, overlay(in)...)
+	if _, err := runtime.MakePlan(runtime.Input{Account: in.Account, Context: in.Context, Layout: in.Layout, Trust: in.Trust, Now: in.Now}); err != nil {
+		out = append(out, Finding{ID: "invalid-state", Message: err.Error()})
+	}
+	return out
+}
+
+// Fix applies every fixable finding and records what it did.
+func Fix(found []Finding) []Finding {
+	for i := range found {
+		if !found[i].Fixable || found[i].fix == nil {
+			continue
+		}
+		did, err := found[i].fix()
+		if err != nil {
+			found[i].Fixed = "fix failed: " + err.Error()
+			continue
+		}
+		found[i].Fixed = did
+	}
+	return found
+}
+
+func linkNames(a *account.Account) []string {
+	names := runtime.Linked
+	if a.Config.SettingsMode == account.SettingsLink {
+		names = append(names[:len(names):len(names)], "settings.json")
+	}
+	return names
+}
+
+// repairPlan is the fix for anything the launcher's own plan repairs.
+func repairPlan(in Input) func() (string, error) {
+	return func() (string, error) {
+		p, err := runtime.MakePlan(runtime.Input{Account: in.Account, Context: in.Context, Layout: in.Layout, Trust: in.Trust, Now: in.Now})
+		if err != nil {
+			return "", err
+		}
+		if err := p.Apply(); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("rebuilt the config dir (%d changes)", len(p.Steps)), nil
+	}
+}
+
+func brokenLink(in Input, st runtime.LinkState) Finding {
+	f := Finding{ID: "broken-link", Path: st.Path}
+	accountEntry := filepath.Join(in.Account.Dir, st.Name)
+	switch {
+	case len(st.Chain) > 0 && st.Chain[0] != accountEntry && in.Layout.IsRuntime:
+		f.Message = fmt.Sprintf("%s points to %s, not to the account's %s; 'claude-account doctor --fix' relinks it", st.Path, st.Chain[0], accountEntry)
+		f.Fixable, f.fix = true, repairPlan(in)
+	case st.Broken == accountEntry && in.Layout.IsRuntime:
+		f.Message = fmt.Sprintf("%s is broken: the account has no %s; 'claude-account doctor --fix' removes the link", st.Path, st.Name)
+		f.Fixable, f.fix = true, repairPlan(in)
+	default:
+		f.Message = fmt.Sprintf("%s is broken at %s (a store path removed by garbage collection?); run 'home-manager switch' or restore it", st.Path, st.Broken)
+	}
+	return f
+}
+
+// readOnly finds files Claude writes that resolve onto a read-only file
+// system: Claude's /model, /config and logins would fail there.
+func readOnly(in Input) []Finding {
+	var out []Finding
+	for _, name := range []string{"settings.json", ".claude.json", runtime.Credentials} {
+		path := filepath.Join(in.Layout.ConfigDir, name)
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil || !isReadOnly(real) {
+			continue
+		}
+		f := Finding{ID: "read-only", Path: path}
+		if name == "settings.json" {
+			f.Message = fmt.Sprintf("%s resolves to %s on a read-only file system, so Claude cannot save /model or /config; set settingsMode = \"coalesce\" for this account in home-manager (settings_mode in %s)", path, real, account.FileName)
+		} else {
+			f.Message = fmt.Sprintf("%s resolves to %s on a read-only file system; Claude must be able to write it: replace it with a plain file", path, real)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// isReadOnly asks the file system (statfs: a read-only mount such as the Nix
+// store on NixOS) and the permissions (access: a 0444 store file for a user).
+func isReadOnly(path string) bool {
+	var st syscall.Statfs_t
+	if syscall.Statfs(path, &st) == nil && uint64(st.Flags)&stRdonly != 0 {
+		return true
+	}
+	return syscall.Access(path, 2 /* W_OK */) != nil
+}
+
+// stRdonly is ST_RDONLY (Linux) and MNT_RDONLY (BSD, macOS): both are 1.
+const stRdonly = 1
+
+func replaced(in Input) []Finding {
+	var out []Finding
+	for _, name := range []string{"commands", "agents", "skills", "CLAUDE.md", runtime.Credentials} {
+		path := filepath.Join(in.Layout.ConfigDir, name)
+		target := filepath.Join(in.Account.Dir, name)
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 || !exists(target) {
+			continue
+		}
+		f := Finding{ID: "replaced-link", Path: path, Fixable: true}
+		if name == runtime.Credentials {
+			f.Message = fmt.Sprintf("%s is a file, not a link to the account's login; 'claude-account doctor --fix' (or the next launch) keeps the newer login in the account and relinks", path)
+			f.fix = repairPlan(in)
+		} else {
+			aside := path + ".local-" + in.Now.UTC().Format("20060102T150405Z")
+			f.Message = fmt.Sprintf("%s is a real %s where a link to %s belongs; 'claude-account doctor --fix' moves it to %s and relinks", path, kind(fi), target, filepath.Base(aside))
+			f.fix = func() (string, error) {
+				if err := os.Rename(path, aside); err != nil {
+					return "", err
+				}
+				if _, err := repairPlan(in)(); err != nil {
+					return "", err
+				}
+				return "moved it to " + aside + " and linked " + target, nil
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func moved(in Input) []Finding {
+	ws, err := runtime.ReadWorkspace(filepath.Join(in.Layout.ConfigDir, runtime.WorkspaceFile))
+	if err != nil || ws == nil || ws.Toplevel == in.Context.Toplevel {
+		return nil
+	}
+	return []Finding{{ID: "workspace-moved", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in),
+		Message: fmt.Sprintf("%s was made for %s, not %s (a copied or moved repository); 'claude-account doctor --fix' (or the next launch) keeps it aside and starts fresh", in.Layout.ConfigDir, ws.Toplevel, in.Context.Toplevel)}}
+}
+
+func lockDir(in Input, problem error) Finding {
+	f := Finding{ID: "lock-dir", Path: in.LockDir, Message: problem.Error()}
+	fi, err := os.Lstat(in.LockDir)
+	if err != nil {
+		return f
+	}
+	st, _ := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		f.Fixable, f.fix = true, func() (string, error) {
+			if err := os.Remove(in.LockDir); err != nil {
+				return "", err
+			}
+			return "removed the link and made a private dir", lock.EnsureDir(in.LockDir)
+		}
+	case fi.IsDir() && st != nil && int(st.Uid) == os.Getuid():
+		f.Fixable, f.fix = true, func() (string, error) {
+			return "set mode 0700", os.Chmod(in.LockDir, 0o700)
+		}
+	}
+	return f
+}
+
+func overlay(in Input) []Finding {
+	if in.Context.Toplevel == "" || in.Account.Config.ProjectMCP != account.ProjectMCPTrusted {
+		return nil
+	}
+	path := filepath.Join(in.Context.Toplevel, runtime.OverlayRel)
+	data, err := trust.ReadOverlay(path)
+	if err != nil {
+		return []Finding{{ID: "overlay-unsafe", Path: path, Message: err.Error()}}
+	}
+	if data == nil {
+		return nil
+	}
+	if st, err := in.Trust.Check(path, data); err == nil && st == trust.Changed {
+		return []Finding{{ID: "overlay-changed", Path: path,
+			Message: fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run 'claude-account trust'", path)}}
+	}
+	return nil
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+func kind(fi fs.FileInfo) string {
+	if fi.IsDir() {
+		return "directory"
+	}
+	return "file"
+}
