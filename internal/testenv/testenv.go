@@ -51,6 +51,11 @@ func Setup(e *testscript.Env) error {
 	}
 	e.Setenv("GIT_CONFIG_GLOBAL", gitconfig)
 	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	// The real Claude Code, when installed (.ci/run does): scripts guarded by
+	// [realclaude] check what it actually loads.
+	if p := os.Getenv("CLAUDE_REAL_BIN"); p != "" {
+		e.Setenv("CLAUDE_REAL_BIN", p)
+	}
 	e.Values[snapshotsKey] = &sync.Map{}
 	return nil
 }
