@@ -103,6 +103,9 @@ func claudeCandidates(d *Deps, a *account.Account) []launch.Candidate {
 // and — in a workspace, unless the user chose one — a task list of its own.
 func launchEnv(d *Deps, ws *workspace) env.Env {
 	e := d.Env.With("CLAUDE_CONFIG_DIR", ws.layout.ConfigDir, "CLAUDE_ACCOUNT", ws.account.Name)
+	// A wrapper's account dir must not leak into a launcher started from
+	// inside Claude for another account (claudepro within claudemax).
+	delete(e, "CLAUDE_ACCOUNT_DIR")
 	if ws.inWorkTree() && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" {
 		e["CLAUDE_CODE_TASK_LIST_ID"] = "ws-" + ws.context.Fingerprint
 	}

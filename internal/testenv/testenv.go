@@ -318,6 +318,9 @@ func StubClaude() {
 	fmt.Printf("config=%s\n", os.Getenv("CLAUDE_CONFIG_DIR"))
 	fmt.Printf("task=%s\n", os.Getenv("CLAUDE_CODE_TASK_LIST_ID"))
 	fmt.Printf("account=%s\n", os.Getenv("CLAUDE_ACCOUNT"))
+	if name := os.Getenv("CLAUDE_STUB_ENV"); name != "" {
+		fmt.Printf("env %s=%s\n", name, os.Getenv(name))
+	}
 	for i, a := range os.Args[1:] {
 		fmt.Printf("arg%d=%q\n", i, a)
 	}

@@ -1,0 +1,391 @@
+package generate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Layer 1 modes: everything lands in the store, read-only; executables in a
+// copied skill keep one execute bit set for all.
+const (
+	fileMode = 0o444
+	execMode = 0o555
+	dirMode  = 0o555
+)
+
+// epoch is the time every generated file and directory carries, as in the
+// Nix store, so that two runs are identical down to their metadata.
+var epoch = time.Unix(1, 0)
+
+// Declared is the account.toml value of declared: the layer-2 link, relative
+// to the account dir, through which the launcher reads settings.json and
+// .mcp.json from layer 1.
+const Declared = "declared"
+
+// Run builds layer 1 for the account declared in specFile into outDir, which
+// must not exist yet or be an empty directory.
+func Run(specFile, outDir string) error {
+	spec, err := ReadSpec(specFile)
+	if err != nil {
+		return err
+	}
+	return Write(spec, outDir)
+}
+
+// Write builds layer 1 for spec into outDir (absent or empty). Only declared
+// files are written, plus account.toml. On error nothing is left behind:
+// outDir is removed again, or emptied when it existed before.
+func Write(spec *Spec, outDir string) (err error) {
+	created, err := makeOutDir(outDir)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, undo(outDir, created))
+		}
+	}()
+	w := &writer{root: outDir, account: spec.Name}
+	w.json("settings.json", "settings", spec.Settings)
+	if len(spec.MCPServers) > 0 {
+		w.json(".mcp.json", "mcpServers", map[string]any{"mcpServers": spec.MCPServers})
+	}
+	w.markdown("commands", spec.Commands)
+	w.markdown("agents", spec.Agents)
+	w.skills(spec.Skills)
+	if spec.Memory != nil {
+		w.content("CLAUDE.md", "memory", *spec.Memory)
+	}
+	w.file("account.toml", "account.toml", AccountTOML(spec), fileMode)
+	if w.err != nil {
+		return w.err
+	}
+	return seal(outDir)
+}
+
+// makeOutDir creates dir, or accepts it when it is an empty directory;
+// created tells which.
+func makeOutDir(dir string) (created bool, err error) {
+	err = os.Mkdir(dir, 0o755)
+	if err == nil {
+		return true, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return false, fmt.Errorf("out %s: %w", dir, err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, fmt.Errorf("out %s: %w", dir, err)
+	}
+	if len(entries) > 0 {
+		return false, fmt.Errorf("out %s: already exists and is not empty; give a new directory", dir)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return false, fmt.Errorf("out %s: %w", dir, err)
+	}
+	return false, nil
+}
+
+// undo removes what a failed Write made below dir, and dir itself when
+// Write created it.
+func undo(dir string, created bool) error {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	if created {
+		return os.RemoveAll(dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writer writes below root and keeps the first error, naming the field.
+type writer struct {
+	root    string
+	account string
+	err     error
+}
+
+func (w *writer) fail(field string, err error) {
+	if w.err == nil {
+		w.err = fmt.Errorf("account %q: %s: %w", w.account, field, err)
+	}
+}
+
+func (w *writer) json(rel, field string, v map[string]any) {
+	if w.err != nil || len(v) == 0 {
+		return
+	}
+	data, err := MarshalJSON(v)
+	if err != nil {
+		w.fail(field, err)
+		return
+	}
+	w.file(rel, field, data, fileMode)
+}
+
+func (w *writer) markdown(dir string, entries map[string]Content) {
+	for _, name := range sortedKeys(entries) {
+		w.content(dir+"/"+name+".md", dir+"."+attrName(name), entries[name])
+	}
+}
+
+func (w *writer) skills(entries map[string]Content) {
+	for _, name := range sortedKeys(entries) {
+		field := "skills." + attrName(name)
+		c := entries[name]
+		if c.Text != nil {
+			w.file("skills/"+name+"/SKILL.md", field, []byte(*c.Text), fileMode)
+			continue
+		}
+		fi, err := os.Stat(c.Source)
+		if err != nil {
+			w.fail(field, err)
+			continue
+		}
+		if fi.IsDir() {
+			w.tree("skills/"+name, field, c.Source)
+		} else {
+			w.content("skills/"+name+"/SKILL.md", field, c)
+		}
+	}
+}
+
+// content writes a text or copies a source file.
+func (w *writer) content(rel, field string, c Content) {
+	if w.err != nil {
+		return
+	}
+	if c.Text != nil {
+		w.file(rel, field, []byte(*c.Text), fileMode)
+		return
+	}
+	fi, err := os.Stat(c.Source)
+	if err != nil {
+		w.fail(field, err)
+		return
+	}
+	if !fi.Mode().IsRegular() {
+		w.fail(field, fmt.Errorf("source %s is not a regular file", c.Source))
+		return
+	}
+	data, err := os.ReadFile(c.Source)
+	if err != nil {
+		w.fail(field, err)
+		return
+	}
+	w.file(rel, field, data, fileMode)
+}
+
+// tree copies a directory, following symbolic links (like cp -rL) so that
+// layer 1 never holds a link that could dangle; a link cycle is an error.
+func (w *writer) tree(rel, field, src string) {
+	resolved, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		w.fail(field, err)
+		return
+	}
+	w.copyDir(rel, field, resolved, map[string]bool{})
+}
+
+func (w *writer) copyDir(rel, field, src string, active map[string]bool) {
+	if w.err != nil {
+		return
+	}
+	if active[src] {
+		w.fail(field, fmt.Errorf("source %s: symbolic link cycle", src))
+		return
+	}
+	active[src] = true
+	defer delete(active, src)
+	if err := os.MkdirAll(filepath.Join(w.root, filepath.FromSlash(rel)), 0o755); err != nil {
+		w.fail(field, err)
+		return
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		w.fail(field, err)
+		return
+	}
+	for _, e := range entries { // sorted by name
+		p := filepath.Join(src, e.Name())
+		resolved, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			w.fail(field, fmt.Errorf("source %s: %w", p, err))
+			return
+		}
+		fi, err := os.Stat(resolved)
+		if err != nil {
+			w.fail(field, err)
+			return
+		}
+		switch {
+		case fi.IsDir():
+			w.copyDir(rel+"/"+e.Name(), field, resolved, active)
+		case fi.Mode().IsRegular():
+			data, err := os.ReadFile(resolved)
+			if err != nil {
+				w.fail(field, err)
+				return
+			}
+			mode := os.FileMode(fileMode)
+			if fi.Mode()&0o111 != 0 {
+				mode = execMode
+			}
+			w.file(rel+"/"+e.Name(), field, data, mode)
+		default:
+			w.fail(field, fmt.Errorf("source %s is neither a file nor a directory", p))
+		}
+		if w.err != nil {
+			return
+		}
+	}
+}
+
+// file creates rel (slash-separated, below root) with data; it never
+// replaces an existing file, so two declarations of one path are an error.
+func (w *writer) file(rel, field string, data []byte, mode os.FileMode) {
+	if w.err != nil {
+		return
+	}
+	path := filepath.Join(w.root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		w.fail(field, err)
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			err = fmt.Errorf("%s is declared twice", rel)
+		}
+		w.fail(field, err)
+		return
+	}
+	_, err = f.Write(data)
+	err = errors.Join(err, f.Close())
+	if err == nil {
+		err = os.Chmod(path, mode)
+	}
+	if err != nil {
+		w.fail(field, err)
+	}
+}
+
+// seal makes the tree read-only and stamps every entry with epoch, children
+// before their directory.
+func seal(root string) error {
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+			return nil
+		}
+		return os.Chtimes(p, epoch, epoch)
+	})
+	if err != nil {
+		return fmt.Errorf("out %s: %w", root, err)
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(dirs))) // deepest first
+	for _, d := range dirs {
+		if err := os.Chmod(d, dirMode); err != nil {
+			return fmt.Errorf("out %s: %w", root, err)
+		}
+		if err := os.Chtimes(d, epoch, epoch); err != nil {
+			return fmt.Errorf("out %s: %w", root, err)
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes v as generated files hold JSON: keys sorted, two-space
+// indent, no HTML escaping, numbers as declared, a trailing newline.
+func MarshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// AccountTOML renders account.toml: every key the launcher knows, in a fixed
+// order, with the claude key left out when Claude comes from PATH.
+func AccountTOML(s *Spec) []byte {
+	var b strings.Builder
+	b.WriteString("# Generated by claude-account generate from the Nix declaration of this\n")
+	b.WriteString("# account; change the declaration, not this file.\n")
+	kv := func(k, v string) { fmt.Fprintf(&b, "%s = %s\n", k, v) }
+	kv("name", tomlString(s.Name))
+	if s.Claude != "" {
+		kv("claude", tomlString(s.Claude))
+	}
+	kv("declared", tomlString(Declared))
+	kv("settings_mode", tomlString(s.SettingsMode))
+	kv("coalesce_keys", tomlArray(s.CoalesceKeys))
+	kv("single_instance", fmt.Sprint(s.SingleInstance))
+	kv("project_mcp", tomlString(s.ProjectMCP))
+	b.WriteString("\n[worktree]\n")
+	kv("dir", tomlString(s.Worktree.Dir))
+	kv("symlink_dirs", tomlArray(s.Worktree.SymlinkDirectories))
+	kv("sparse_paths", tomlArray(s.Worktree.SparsePaths))
+	kv("use_hooks", fmt.Sprint(s.Worktree.UseHooks))
+	return []byte(b.String())
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func tomlArray(list []string) string {
+	quoted := make([]string, len(list))
+	for i, s := range list {
+		quoted[i] = tomlString(s)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}

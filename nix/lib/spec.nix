@@ -1,0 +1,181 @@
+# The spec: one account's declaration as `claude-account generate` reads it
+# (field list in internal/generate/spec.go), and what the module derives
+# from it: the layer-2 links and the launcher.
+self:
+let
+  inherit (builtins)
+    hasContext
+    isAttrs
+    isPath
+    isString
+    listToAttrs
+    mapAttrs
+    replaceStrings
+    storeDir
+    stringLength
+    substring
+    toJSON
+    ;
+  optionalAttrs = cond: attrs: if cond then attrs else { };
+in
+{
+  # Whether a commands/agents/skills/memory value names a file to copy rather
+  # than being the text itself: a Nix path, a derivation, or a string that
+  # points into the store and carries its context ("${pkgs.foo}/x.md").
+  # Plain strings are text, even when they start with "/".
+  isSource =
+    value:
+    isPath value
+    || (isAttrs value && value ? outPath)
+    || (
+      isString value
+      && hasContext value
+      && substring 0 (stringLength storeDir + 1) value == "${storeDir}/"
+    );
+
+  # { text = …; } or { source = "/nix/store/…"; }; null (and "") stay null.
+  mkContent =
+    value:
+    if value == null || value == "" then
+      null
+    else if self.isSource value then
+      { source = "${value}"; }
+    else
+      { text = value; };
+
+  # The spec of account `name` from its options (the option names of
+  # programs.claude-code.accounts.<name>; missing ones take their defaults)
+  # and `claude`, the Claude binary's path or null for `claude` on PATH.
+  mkSpec =
+    {
+      name,
+      claude ? null,
+      ...
+    }@account:
+    {
+      inherit name claude;
+      settings = account.settings or { };
+      settingsMode = account.settingsMode or "coalesce";
+      mcpServers = account.mcpServers or { };
+      commands = mapAttrs (_: self.mkContent) (account.commands or { });
+      agents = mapAttrs (_: self.mkContent) (account.agents or { });
+      skills = mapAttrs (_: self.mkContent) (account.skills or { });
+      memory = self.mkContent (account.memory or null);
+      coalesceKeys = account.coalesceKeys or [ "mcpServers" ];
+      singleInstance = account.singleInstance or true;
+      projectMcp = account.projectMcp or "trusted";
+      worktree = {
+        dir = account.worktreeDir or ".claude/worktrees";
+        symlinkDirectories = account.symlinkDirectories or [ ];
+        sparsePaths = account.sparsePaths or [ ];
+        useHooks = account.useWorktreeHooks or false;
+      };
+    };
+
+  # The spec file's content (toJSON sorts keys: the same declaration always
+  # gives the same bytes, and so the same store path).
+  specJSON = spec: toJSON spec;
+
+  # The top-level entries `claude-account generate` writes for a spec.
+  layer1Entries =
+    spec:
+    builtins.sort builtins.lessThan (
+      [ "account.toml" ]
+      ++ (if spec.settings != { } then [ "settings.json" ] else [ ])
+      ++ (if spec.mcpServers != { } then [ ".mcp.json" ] else [ ])
+      ++ (if spec.commands != { } then [ "commands" ] else [ ])
+      ++ (if spec.agents != { } then [ "agents" ] else [ ])
+      ++ (if spec.skills != { } then [ "skills" ] else [ ])
+      ++ (if spec.memory != null then [ "CLAUDE.md" ] else [ ])
+    );
+
+  # Layer 2: the links home-manager puts into the account dir, as
+  # { <name relative to the account dir> = <path inside layer 1, "" for
+  # layer 1 itself>; }. Never a link for a file Claude writes
+  # (settings.json, .claude.json, .credentials.json), except settings.json
+  # when the account asks for settingsMode = "link".
+  layer2Links =
+    spec:
+    {
+      "account.toml" = "account.toml";
+      declared = "";
+    }
+    // listToAttrs (
+      map
+        (entry: {
+          name = entry;
+          value = entry;
+        })
+        (
+          builtins.filter (
+            entry:
+            builtins.elem entry [
+              "commands"
+              "agents"
+              "skills"
+              "CLAUDE.md"
+            ]
+          ) (self.layer1Entries spec)
+        )
+    )
+    // optionalAttrs (spec.settingsMode == "link" && spec.settings != { }) {
+      "settings.json" = "settings.json";
+    };
+
+  # Files Claude writes itself: never a home-manager link.
+  claudeOwnedFiles = [
+    "settings.json"
+    ".claude.json"
+    ".credentials.json"
+  ];
+
+  # A plain link to claude-account named claude<name> selects the account by
+  # its program name; any other command or account dir needs a wrapper.
+  launcherNeedsWrapper =
+    {
+      name,
+      command,
+      configDir,
+      home,
+    }:
+    command != self.defaultCommand name
+    || self.resolveConfigDir home configDir != self.defaultConfigDir home name;
+
+  shellQuote = s: "'" + replaceStrings [ "'" ] [ "'\\''" ] s + "'";
+
+  # The body of the wrapper launcher (writeShellScriptBin adds the #!): it
+  # names the account outright, so a CLAUDE_ACCOUNT inherited from another
+  # account's session cannot pick the wrong one, points the launcher at a
+  # non-default account dir, and runs claude-account under the program name
+  # claude<name>.
+  launcherScript =
+    {
+      name,
+      configDir,
+      home,
+      program,
+    }:
+    let
+      dir = self.resolveConfigDir home configDir;
+    in
+    ''
+      export CLAUDE_ACCOUNT=${self.shellQuote name}
+    ''
+    + (
+      if dir != self.defaultConfigDir home name then
+        ''
+          export CLAUDE_ACCOUNT_DIR=${self.shellQuote dir}
+        ''
+      else
+        ""
+    )
+    + ''
+      exec -a ${self.shellQuote (self.defaultCommand name)} ${self.shellQuote program} "$@"
+    '';
+
+  # What the module adds to programs.git.ignores: runtimes live inside
+  # $GIT_DIR, but a runtime dir copied or moved into a work tree (a repository
+  # copied with cp -r into another) must never be committed.
+  gitIgnores = [ "**/claude-runtime/" ];
+
+}

@@ -1,0 +1,93 @@
+# programs.claude-code.accounts.<name>: Claude Code accounts beside
+# home-manager's own programs.claude-code options (this module evaluates with
+# and without that module). Per account: layer 1 built in the store by
+# `claude-account generate`, layer 2 as home.file links into configDir, and a
+# launcher on home.packages. Layer 1 itself is each account's read-only
+# option layer1 (options.nix).
+{
+  config,
+  lib,
+  pkgs,
+  ...
+}:
+let
+  calib = import ../../lib;
+
+  cfg = config.programs.claude-code;
+  home = toString config.home.homeDirectory;
+  enabled = lib.filterAttrs (_: account: account.enable) cfg.accounts;
+
+  # home-manager's own module, when it is imported and enabled.
+  upstream = if (cfg.enable or false) && cfg ? configDir then { inherit (cfg) configDir; } else null;
+
+  claudeAccount = lib.getExe cfg.accountsPackage;
+
+  # The account dir as home.file names it. A relative one fails an assertion;
+  # it is passed through so that the assertion, not a coercion error, reports it.
+  accountDir =
+    account:
+    let
+      dir = calib.resolveConfigDir home account.configDir;
+    in
+    if dir == null then account.configDir else dir;
+
+  # Layer 2: links into the account dir; never one for a file Claude writes.
+  links =
+    _name: account:
+    let
+      drv = account.layer1;
+    in
+    lib.mapAttrs' (
+      rel: sub:
+      lib.nameValuePair "${accountDir account}/${rel}" {
+        source = if sub == "" then "${drv}" else "${drv}/${sub}";
+      }
+    ) (calib.layer2Links account.spec);
+
+  # claude<name>: a link to claude-account (the program name selects the
+  # account), or a small wrapper when the command or the account dir differ
+  # from the defaults.
+  launcher =
+    name: account:
+    if
+      calib.launcherNeedsWrapper {
+        inherit name home;
+        inherit (account) command configDir;
+      }
+    then
+      pkgs.writeShellScriptBin account.command (
+        calib.launcherScript {
+          inherit name home;
+          inherit (account) configDir;
+          program = claudeAccount;
+        }
+      )
+    else
+      pkgs.runCommand account.command
+        {
+          preferLocalBuild = true;
+          allowSubstitutes = false;
+          meta.mainProgram = account.command;
+        }
+        ''
+          mkdir -p "$out/bin"
+          ln -s ${lib.escapeShellArg claudeAccount} "$out/bin/"${lib.escapeShellArg account.command}
+        '';
+in
+{
+  imports = [ ./options.nix ];
+
+  config = lib.mkMerge [
+    {
+      assertions = calib.accountAssertions {
+        inherit home upstream;
+        inherit (cfg) accounts;
+      };
+    }
+    (lib.mkIf (enabled != { }) {
+      home.packages = [ cfg.accountsPackage ] ++ lib.mapAttrsToList launcher enabled;
+      home.file = lib.mkMerge (lib.mapAttrsToList links enabled);
+      programs.git.ignores = calib.gitIgnores;
+    })
+  ];
+}

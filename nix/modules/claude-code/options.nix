@@ -1,0 +1,390 @@
+{
+  config,
+  lib,
+  pkgs,
+  ...
+}:
+let
+  inherit (lib) literalExpression mkOption types;
+
+  calib = import ../../lib;
+  topConfig = config;
+
+  # The type of pkgs.formats.json { }, built from lib alone.
+  jsonValue =
+    with types;
+    let
+      valueType =
+        nullOr (oneOf [
+          bool
+          int
+          float
+          str
+          path
+          (attrsOf valueType)
+          (listOf valueType)
+        ])
+        // {
+          description = "JSON value";
+        };
+    in
+    valueType;
+
+  contentType = types.either types.lines types.path;
+
+  mkContentOption =
+    {
+      what,
+      dir,
+      example,
+    }:
+    mkOption {
+      type = types.attrsOf contentType;
+      default = { };
+      inherit example;
+      description = ''
+        ${what} of this account. The attribute name becomes the file name
+        {file}`${dir}/<name>.md` (a name may contain `/` for
+        subdirectories), and the value is either the content as a string or a
+        path to a file holding it.
+
+        They reach {option}`configDir` as one link to the whole
+        {file}`${dir}/` directory in the store.
+      '';
+    };
+
+  accountModule =
+    { name, config, ... }:
+    {
+      options = {
+        enable = mkOption {
+          type = types.bool;
+          default = true;
+          example = false;
+          description = ''
+            Whether to set up this account: its files in {option}`configDir`
+            and its launcher {option}`command`.
+          '';
+        };
+
+        command = mkOption {
+          type = types.str;
+          default = calib.defaultCommand name;
+          defaultText = literalExpression ''"claude''${name}"'';
+          example = "claude-work";
+          description = ''
+            Name of the launcher put on {env}`PATH`: it starts Claude Code
+            with this account, in a runtime of its own for each git worktree.
+            Any argument goes to {command}`claude`.
+          '';
+        };
+
+        configDir = mkOption {
+          type = types.str;
+          default = calib.defaultConfigDir (toString topConfig.home.homeDirectory) name;
+          defaultText = literalExpression ''"''${config.home.homeDirectory}/.claude-''${name}"'';
+          example = literalExpression ''"''${config.xdg.configHome}/claude-work"'';
+          description = ''
+            The account's own directory (an absolute path or one starting with
+            `~/`, inside the home directory). home-manager links the declared
+            files into it; Claude Code keeps its login
+            ({file}`.credentials.json`) and state ({file}`.claude.json`)
+            there. Outside a git repository it is Claude's
+            {env}`CLAUDE_CONFIG_DIR`. When it differs from the default, the
+            launcher exports {env}`CLAUDE_ACCOUNT_DIR`.
+          '';
+        };
+
+        package = lib.mkPackageOption pkgs "claude-code" {
+          nullable = true;
+          extraDescription = ''
+            Set it to `null` to run the {command}`claude` found on
+            {env}`PATH`.
+          '';
+        };
+
+        settings = mkOption {
+          type = types.attrsOf jsonValue;
+          default = { };
+          example = literalExpression ''
+            {
+              model = "opus";
+              permissions = {
+                allow = [ "Bash(git diff:*)" "Edit" ];
+                deny = [ "WebFetch" ];
+              };
+              statusLine = {
+                type = "command";
+                command = "''${pkgs.git}/bin/git branch --show-current";
+              };
+            }
+          '';
+          description = ''
+            The account's {file}`settings.json`. With {option}`settingsMode`
+            `"coalesce"`, every key declared here is enforced at each launch
+            and keys Claude Code writes itself ({command}`/model`,
+            {command}`/config`) are kept.
+          '';
+        };
+
+        settingsMode = mkOption {
+          type = types.enum [
+            "coalesce"
+            "link"
+          ];
+          default = "coalesce";
+          description = ''
+            How {file}`settings.json` reaches Claude Code. `"coalesce"`: a
+            writable file, into which the launcher merges the declared keys
+            at each launch. `"link"`: a read-only link into the store;
+            Claude Code's own writes to it then fail.
+          '';
+        };
+
+        mcpServers = mkOption {
+          type = types.attrsOf (types.attrsOf jsonValue);
+          default = { };
+          example = literalExpression ''
+            {
+              github = {
+                type = "http";
+                url = "https://api.githubcopilot.com/mcp/";
+              };
+              filesystem = {
+                command = "npx";
+                args = [ "-y" "@modelcontextprotocol/server-filesystem" "/tmp" ];
+              };
+            }
+          '';
+          description = ''
+            The account's MCP servers, written as {file}`.mcp.json` and
+            merged at each launch into the `mcpServers` key of Claude Code's
+            {file}`.claude.json` (where Claude Code reads user-scope servers).
+          '';
+        };
+
+        commands = mkContentOption {
+          what = "Custom slash commands";
+          dir = "commands";
+          example = literalExpression ''
+            {
+              "git/worktree-create" = '''
+                ---
+                description: Create a worktree for a task
+                ---
+                Run `claude-account worktree new $ARGUMENTS`.
+              ''';
+              review = ./commands/review.md;
+            }
+          '';
+        };
+
+        agents = mkContentOption {
+          what = "Custom agents";
+          dir = "agents";
+          example = literalExpression ''
+            {
+              code-reviewer = '''
+                ---
+                name: code-reviewer
+                description: Reviews a diff for bugs
+                tools: Read, Grep
+                ---
+                You review code.
+              ''';
+            }
+          '';
+        };
+
+        skills = mkOption {
+          type = types.attrsOf contentType;
+          default = { };
+          example = literalExpression ''
+            {
+              pdf = ./skills/pdf;
+              release-notes = '''
+                ---
+                name: release-notes
+                description: Write release notes from the git log
+                ---
+                Read `git log` since the last tag.
+              ''';
+            }
+          '';
+          description = ''
+            Skills of this account. The attribute name becomes the directory
+            {file}`skills/<name>/`; the value is either the content of its
+            {file}`SKILL.md` as a string, a path to that file, or a path to a
+            whole skill directory, which is copied.
+          '';
+        };
+
+        memory = mkOption {
+          type = types.nullOr contentType;
+          default = null;
+          example = literalExpression "./CLAUDE.md";
+          description = ''
+            The account's global memory, {file}`CLAUDE.md`: its content as a
+            string, or a path to a file holding it.
+          '';
+        };
+
+        coalesceKeys = mkOption {
+          type = types.listOf types.nonEmptyStr;
+          default = [ "mcpServers" ];
+          example = [
+            "mcpServers"
+            "autoUpdates"
+          ];
+          description = ''
+            Top-level keys of Claude Code's {file}`.claude.json` that the
+            account owns: the launcher replaces them with the declared values
+            at each launch and keeps every other key.
+          '';
+        };
+
+        singleInstance = mkOption {
+          type = types.bool;
+          default = true;
+          description = ''
+            Whether only one Claude Code of this account may run per
+            workspace; a second launch then fails at once and names the
+            running one.
+          '';
+        };
+
+        projectMcp = mkOption {
+          type = types.enum [
+            "trusted"
+            "never"
+          ];
+          default = "trusted";
+          description = ''
+            Whether a repository's own {file}`.claude/.mcp.json` is merged
+            into the account's servers: `"trusted"` once approved with
+            {command}`claude-account trust`, `"never"` not at all.
+          '';
+        };
+
+        worktreeDir = mkOption {
+          type = types.str;
+          default = ".claude/worktrees";
+          description = ''
+            Where {command}`claude-account worktree new` creates worktrees,
+            relative to the repository's top level.
+          '';
+        };
+
+        symlinkDirectories = mkOption {
+          type = types.listOf types.str;
+          default = [ ];
+          example = [ "node_modules" ];
+          description = ''
+            Directories of the main worktree linked into each new worktree
+            instead of being rebuilt there, relative to the top level.
+          '';
+        };
+
+        sparsePaths = mkOption {
+          type = types.listOf types.str;
+          default = [ ];
+          example = [
+            "services/api"
+            "libs/common"
+          ];
+          description = ''
+            When not empty, new worktrees are sparse checkouts of these paths.
+          '';
+        };
+
+        useWorktreeHooks = mkOption {
+          type = types.bool;
+          default = false;
+          description = ''
+            Whether worktrees are created and removed by the `WorktreeCreate`
+            and `WorktreeRemove` hooks of {file}`settings.json` instead of
+            {command}`git worktree`.
+          '';
+        };
+
+        spec = mkOption {
+          type = types.attrs;
+          readOnly = true;
+          internal = true;
+          visible = false;
+          description = "The account's declaration as {command}`claude-account generate` reads it.";
+        };
+
+        layer1 = mkOption {
+          type = types.package;
+          readOnly = true;
+          internal = true;
+          visible = false;
+          description = ''
+            The account's read-only files in the store, built from
+            {option}`spec` by {command}`claude-account generate`; home-manager
+            links them into {option}`configDir`.
+          '';
+        };
+      };
+
+      config = {
+        spec = calib.mkSpec (
+          config
+          // {
+            inherit name;
+            claude = if config.package == null then null else lib.getExe' config.package "claude";
+          }
+        );
+
+        layer1 =
+          pkgs.runCommand "claude-account-${name}"
+            {
+              spec = calib.specJSON config.spec;
+              passAsFile = [ "spec" ];
+              preferLocalBuild = true;
+              allowSubstitutes = false;
+            }
+            ''
+              ${lib.getExe topConfig.programs.claude-code.accountsPackage} generate --spec "$specPath" --out "$out"
+            '';
+      };
+    };
+in
+{
+  options.programs.claude-code = {
+    accounts = mkOption {
+      type = types.attrsOf (types.submodule accountModule);
+      default = { };
+      example = literalExpression ''
+        {
+          max = {
+            settings.model = "opus";
+            mcpServers.github = {
+              type = "http";
+              url = "https://api.githubcopilot.com/mcp/";
+            };
+            commands.review = ./commands/review.md;
+          };
+          work = {
+            configDir = "~/work/.claude";
+            package = null;
+          };
+        }
+      '';
+      description = ''
+        Claude Code accounts, each with its own declared configuration and
+        login. Every account gets its files in {option}`configDir` (default
+        {file}`~/.claude-<name>`) and a launcher {command}`claude<name>`,
+        which gives each git worktree its own writable runtime.
+      '';
+    };
+
+    accountsPackage = lib.mkPackageOption pkgs "claude-account" {
+      extraDescription = ''
+        It builds each account's files with {command}`claude-account generate`
+        and is the launcher behind every account's command.
+      '';
+    };
+  };
+}

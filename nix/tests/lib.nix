@@ -1,0 +1,629 @@
+# Tests of nix/lib, builtins only (no nixpkgs):
+#   nix-instantiate --eval --strict --json nix/tests/lib.nix
+# evaluates to { passed = N; … } or throws listing the failures.
+let
+  l = import ../lib;
+  runTests = import ./harness.nix;
+  inherit (builtins) attrNames sort lessThan;
+
+  home = "/home/u";
+  account = {
+    enable = true;
+    command = "claudemax";
+    configDir = "/home/u/.claude-max";
+    commands = { };
+    agents = { };
+    skills = { };
+  };
+  problems = accounts: l.accountProblems { inherit home accounts; };
+
+  fullSpec = l.mkSpec {
+    name = "max";
+    claude = "/opt/claude/bin/claude";
+    settings.model = "opus";
+    settingsMode = "link";
+    mcpServers.github.url = "https://x/mcp";
+    commands = {
+      "git/new" = "text";
+      review = ./fixtures/review.md;
+    };
+    agents.a = "agent";
+    skills.pdf = ./fixtures/skills/pdf;
+    memory = "memory";
+    coalesceKeys = [ ];
+    singleInstance = false;
+    projectMcp = "never";
+    worktreeDir = "wt";
+    symlinkDirectories = [ "node_modules" ];
+    sparsePaths = [ "src" ];
+    useWorktreeHooks = true;
+    # Options the spec does not carry are ignored.
+    enable = true;
+    package = null;
+  };
+  minimalSpec = l.mkSpec { name = "min"; };
+in
+runTests {
+  # names
+  testValidNames = {
+    expr = map l.isValidName [
+      "max"
+      "a"
+      "0"
+      "work-2"
+      "a_b"
+      "Max"
+      "-x"
+      "_x"
+      ""
+      "a.b"
+      "a/b"
+      "a b"
+    ];
+    expected = [
+      true
+      true
+      true
+      true
+      true
+      false
+      false
+      false
+      false
+      false
+      false
+      false
+    ];
+  };
+  testDefaultCommand = {
+    expr = l.defaultCommand "max";
+    expected = "claudemax";
+  };
+  testValidCommands = {
+    expr = map l.isValidCommand [
+      "claudemax"
+      "claude-work"
+      "c.x"
+      "c+x"
+      ""
+      "a b"
+      "a/b"
+      "."
+      ".."
+      ".hidden"
+      "x;rm"
+    ];
+    expected = [
+      true
+      true
+      true
+      true
+      false
+      false
+      false
+      false
+      false
+      false
+      false
+    ];
+  };
+  testEntryNames = {
+    expr = map (l.entryNameProblem { }) [
+      "review"
+      "git/worktree-create"
+      ""
+      "/etc/x"
+      "a//b"
+      "a/"
+      "./a"
+      "a/../b"
+      "a\\b"
+    ];
+    expected = [
+      null
+      null
+      "the name is empty"
+      "the name is an absolute path; use a relative name"
+      "the name has an empty path segment ('//' or a trailing '/')"
+      "the name has an empty path segment ('//' or a trailing '/')"
+      ''the name has a "." segment; names stay inside their directory''
+      ''the name has a ".." segment; names stay inside their directory''
+      "the name holds a backslash, NUL or newline"
+    ];
+  };
+  testSkillNamesOneSegment = {
+    expr = map (l.entryNameProblem { oneSegment = true; }) [
+      "pdf"
+      "a/b"
+    ];
+    expected = [
+      null
+      "a skill name is one path segment, without '/'"
+    ];
+  };
+  testOptionPath = {
+    expr = [
+      (l.optionPath [ "max" ])
+      (l.optionPath [
+        "max"
+        "commands"
+        "git/new"
+      ])
+      (l.optionPath [ "Max.x" ])
+    ];
+    expected = [
+      "programs.claude-code.accounts.max"
+      ''programs.claude-code.accounts.max.commands."git/new"''
+      ''programs.claude-code.accounts."Max.x"''
+    ];
+  };
+
+  # paths
+  testNormalizePath = {
+    expr = map l.normalizePath [
+      "/a//b/./c/../d/"
+      "/"
+      "/.."
+      "/a/../../b"
+    ];
+    expected = [
+      "/a/b/d"
+      "/"
+      "/"
+      "/b"
+    ];
+  };
+  testExpandHome = {
+    expr = map (l.expandHome home) [
+      "~"
+      "~/x"
+      "/abs"
+      "rel"
+      "~other/x"
+    ];
+    expected = [
+      "/home/u"
+      "/home/u/x"
+      "/abs"
+      "rel"
+      "~other/x"
+    ];
+  };
+  testIsInside = {
+    expr = map (l.isInside home) [
+      "/home/u/.claude-max"
+      "/home/u/a/b"
+      "/home/u"
+      "/home/u/"
+      "/home/uv/x"
+      "/home/u/../v"
+      "/etc"
+    ];
+    expected = [
+      true
+      true
+      false
+      false
+      false
+      false
+      false
+    ];
+  };
+  testResolveConfigDir = {
+    expr = map (l.resolveConfigDir home) [
+      "~/.claude-max"
+      "/home/u/x/"
+      "relative"
+    ];
+    expected = [
+      "/home/u/.claude-max"
+      "/home/u/x"
+      null
+    ];
+  };
+  testDefaultConfigDir = {
+    expr = l.defaultConfigDir "/home/u/" "max";
+    expected = "/home/u/.claude-max";
+  };
+  testRelativePaths = {
+    expr = map l.relativePathProblem [
+      ".claude/worktrees"
+      "node_modules"
+      ""
+      "/abs"
+      "../x"
+      "a/../../x"
+      "."
+    ];
+    expected = [
+      null
+      null
+      "is empty"
+      "`/abs` is absolute; give a path relative to the repository's top level"
+      "`../x` climbs out of the repository with '..'"
+      "`a/../../x` climbs out of the repository with '..'"
+      "`.` is the repository's top level itself"
+    ];
+  };
+
+  # contents
+  testIsSource = {
+    expr = map l.isSource [
+      ./fixtures/review.md
+      "${./fixtures/review.md}"
+      { outPath = "/nix/store/x-y"; }
+      "plain text"
+      "/home/u/not-a-store-path"
+      "${builtins.storeDir}/but-no-context"
+    ];
+    expected = [
+      true
+      true
+      true
+      false
+      false
+      false
+    ];
+  };
+  testMkContent = {
+    expr = [
+      (l.mkContent null)
+      (l.mkContent "")
+      (l.mkContent "hi\n")
+      (builtins.match "${builtins.storeDir}/[a-z0-9]{32}-review.md" (l.mkContent ./fixtures/review.md).source
+        != null
+      )
+    ];
+    expected = [
+      null
+      null
+      { text = "hi\n"; }
+      true
+    ];
+  };
+
+  # the spec
+  testMinimalSpec = {
+    expr = minimalSpec;
+    expected = {
+      name = "min";
+      claude = null;
+      settings = { };
+      settingsMode = "coalesce";
+      mcpServers = { };
+      commands = { };
+      agents = { };
+      skills = { };
+      memory = null;
+      coalesceKeys = [ "mcpServers" ];
+      singleInstance = true;
+      projectMcp = "trusted";
+      worktree = {
+        dir = ".claude/worktrees";
+        symlinkDirectories = [ ];
+        sparsePaths = [ ];
+        useHooks = false;
+      };
+    };
+  };
+  testMinimalSpecJSON = {
+    expr = l.specJSON minimalSpec;
+    expected = ''{"agents":{},"claude":null,"coalesceKeys":["mcpServers"],"commands":{},"mcpServers":{},"memory":null,"name":"min","projectMcp":"trusted","settings":{},"settingsMode":"coalesce","singleInstance":true,"skills":{},"worktree":{"dir":".claude/worktrees","sparsePaths":[],"symlinkDirectories":[],"useHooks":false}}'';
+  };
+  testFullSpecFields = {
+    expr = attrNames fullSpec;
+    expected = [
+      "agents"
+      "claude"
+      "coalesceKeys"
+      "commands"
+      "mcpServers"
+      "memory"
+      "name"
+      "projectMcp"
+      "settings"
+      "settingsMode"
+      "singleInstance"
+      "skills"
+      "worktree"
+    ];
+  };
+  testFullSpecValues = {
+    expr = {
+      inherit (fullSpec)
+        claude
+        settings
+        settingsMode
+        mcpServers
+        agents
+        memory
+        coalesceKeys
+        singleInstance
+        projectMcp
+        worktree
+        ;
+      gitNew = fullSpec.commands."git/new";
+      reviewIsStorePath = builtins.isString fullSpec.commands.review.source;
+      pdfIsStorePath = builtins.match "${builtins.storeDir}/.*-pdf" fullSpec.skills.pdf.source != null;
+    };
+    expected = {
+      claude = "/opt/claude/bin/claude";
+      settings.model = "opus";
+      settingsMode = "link";
+      mcpServers.github.url = "https://x/mcp";
+      agents.a.text = "agent";
+      memory.text = "memory";
+      coalesceKeys = [ ];
+      singleInstance = false;
+      projectMcp = "never";
+      worktree = {
+        dir = "wt";
+        symlinkDirectories = [ "node_modules" ];
+        sparsePaths = [ "src" ];
+        useHooks = true;
+      };
+      gitNew.text = "text";
+      reviewIsStorePath = true;
+      pdfIsStorePath = true;
+    };
+  };
+  testSpecDeterministic = {
+    # The same declaration written in another order is the same spec file.
+    expr =
+      l.specJSON (
+        l.mkSpec {
+          settings = {
+            b = 1;
+            a = 2;
+          };
+          name = "x";
+        }
+      ) == l.specJSON (
+        l.mkSpec {
+          name = "x";
+          settings = {
+            a = 2;
+            b = 1;
+          };
+        }
+      );
+    expected = true;
+  };
+
+  # layers
+  testLayer1Entries = {
+    expr = [
+      (l.layer1Entries minimalSpec)
+      (l.layer1Entries fullSpec)
+    ];
+    expected = [
+      [ "account.toml" ]
+      [
+        ".mcp.json"
+        "CLAUDE.md"
+        "account.toml"
+        "agents"
+        "commands"
+        "settings.json"
+        "skills"
+      ]
+    ];
+  };
+  testLayer2LinksMinimal = {
+    expr = l.layer2Links minimalSpec;
+    expected = {
+      "account.toml" = "account.toml";
+      declared = "";
+    };
+  };
+  testLayer2LinksFullLinkMode = {
+    expr = l.layer2Links fullSpec;
+    expected = {
+      "account.toml" = "account.toml";
+      declared = "";
+      commands = "commands";
+      agents = "agents";
+      skills = "skills";
+      "CLAUDE.md" = "CLAUDE.md";
+      "settings.json" = "settings.json";
+    };
+  };
+  testLayer2LinksCoalesceNeverClaudeFiles = {
+    # In the default mode no link for a file Claude writes, however much is declared.
+    expr = builtins.filter (name: builtins.elem name l.claudeOwnedFiles) (
+      attrNames (l.layer2Links (fullSpec // { settingsMode = "coalesce"; }))
+    );
+    expected = [ ];
+  };
+
+  # launchers
+  testLauncherNeedsWrapper = {
+    expr =
+      map
+        (
+          a:
+          l.launcherNeedsWrapper (
+            {
+              name = "max";
+              command = "claudemax";
+              configDir = "/home/u/.claude-max";
+              inherit home;
+            }
+            // a
+          )
+        )
+        [
+          { }
+          { configDir = "~/.claude-max"; }
+          { configDir = "/home/u/.claude-max/"; }
+          { configDir = "/home/u/work/claude"; }
+          { command = "cm"; }
+        ];
+    expected = [
+      false
+      false
+      false
+      true
+      true
+    ];
+  };
+  testLauncherScriptCustomDir = {
+    expr = l.launcherScript {
+      name = "max";
+      configDir = "~/it's/claude";
+      inherit home;
+      program = "/nix/store/x-claude-account/bin/claude-account";
+    };
+    expected = ''
+      export CLAUDE_ACCOUNT='max'
+      export CLAUDE_ACCOUNT_DIR='/home/u/it'\'''s/claude'
+      exec -a 'claudemax' '/nix/store/x-claude-account/bin/claude-account' "$@"
+    '';
+  };
+  testLauncherScriptDefaultDir = {
+    expr = l.launcherScript {
+      name = "max";
+      configDir = "/home/u/.claude-max";
+      inherit home;
+      program = "/p";
+    };
+    expected = ''
+      export CLAUDE_ACCOUNT='max'
+      exec -a 'claudemax' '/p' "$@"
+    '';
+  };
+  testGitIgnores = {
+    expr = l.gitIgnores;
+    expected = [ "**/claude-runtime/" ];
+  };
+
+  # assertions
+  testNoProblems = {
+    expr = problems {
+      max = account;
+      work = account // {
+        command = "claudework";
+        configDir = "~/work/claude";
+      };
+    };
+    expected = [ ];
+  };
+  testDisabledAccountsAreNotChecked = {
+    expr = problems {
+      "Bad Name" = account // {
+        enable = false;
+        configDir = "/etc";
+      };
+    };
+    expected = [ ];
+  };
+  testProblems = {
+    expr = sort lessThan (problems {
+      Max = account // {
+        command = "claudeMax";
+        configDir = "/home/u/.claude-Max";
+      };
+      a = account // {
+        command = "claudex";
+        configDir = "/home/u/a";
+      };
+      b = account // {
+        command = "claudex";
+        configDir = "/home/u/b";
+      };
+      c = account // {
+        command = "claudec";
+        configDir = "/etc/claude";
+      };
+      d = account // {
+        command = "clauded";
+        configDir = "relative/x";
+      };
+      e = account // {
+        command = "claudee";
+        configDir = "/home/u/e";
+        commands."../x" = "t";
+        agents."/abs" = "t";
+        skills."a/b" = "t";
+      };
+      f = account // {
+        command = "claude";
+        configDir = "/home/u/f";
+      };
+      g = account // {
+        command = "a b";
+        configDir = "/home/u/g";
+      };
+      h = account // {
+        command = "claudeh";
+        configDir = "/home/u/h";
+        worktreeDir = "/abs";
+        symlinkDirectories = [ "../up" ];
+      };
+      i = account // {
+        command = "claudei";
+        configDir = "~/shared";
+      };
+      j = account // {
+        command = "claudej";
+        configDir = "/home/u/shared/";
+      };
+    });
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.Max`: the account name `Max` must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_'); it names the account dir and the launcher"
+      "`programs.claude-code.accounts.a.command` and `programs.claude-code.accounts.b.command` are both `claudex`; give each account its own command"
+      "`programs.claude-code.accounts.c.configDir` is `/etc/claude`, outside the home directory `/home/u`; home-manager links files only below it"
+      "`programs.claude-code.accounts.d.configDir` is `relative/x`, a relative path; give an absolute path or one that starts with `~/`"
+      ''`programs.claude-code.accounts.e.commands."../x"`: the name has a ".." segment; names stay inside their directory''
+      ''`programs.claude-code.accounts.e.agents."/abs"`: the name is an absolute path; use a relative name''
+      "`programs.claude-code.accounts.e.skills.\"a/b\"`: a skill name is one path segment, without '/'"
+      "`programs.claude-code.accounts.f.command` is `claude`, which another program already uses; pick another name, such as `claudef`"
+      "`programs.claude-code.accounts.g.command` is `a b`, not a program name; use letters, digits, '.', '_', '+' and '-'"
+      "`programs.claude-code.accounts.h.worktreeDir`: `/abs` is absolute; give a path relative to the repository's top level"
+      "`programs.claude-code.accounts.h.symlinkDirectories`: `../up` climbs out of the repository with '..'"
+      "`programs.claude-code.accounts.i.configDir` and `programs.claude-code.accounts.j.configDir` are both `/home/u/shared`; give each account its own directory"
+    ];
+  };
+  testThreeDuplicates = {
+    expr = problems {
+      a = account // {
+        configDir = "/home/u/a";
+      };
+      b = account // {
+        configDir = "/home/u/b";
+      };
+      c = account // {
+        configDir = "/home/u/c";
+      };
+    };
+    expected = [
+      "`programs.claude-code.accounts.a.command`, `programs.claude-code.accounts.b.command` and `programs.claude-code.accounts.c.command` are all `claudemax`; give each account its own command"
+    ];
+  };
+  testUpstreamConfigDir = {
+    expr = l.accountProblems {
+      inherit home;
+      accounts.max = account // {
+        configDir = "~/.claude";
+      };
+      upstream.configDir = "/home/u/.claude";
+    };
+    expected = [
+      "`programs.claude-code.accounts.max.configDir` is `/home/u/.claude`, the directory of `programs.claude-code.configDir` that home-manager's own Claude Code module manages; give the account its own directory"
+    ];
+  };
+  testAccountAssertionsShape = {
+    expr = l.accountAssertions {
+      inherit home;
+      accounts.max = account // {
+        configDir = "/tmp/x";
+      };
+    };
+    expected = [
+      {
+        assertion = false;
+        message = "`programs.claude-code.accounts.max.configDir` is `/tmp/x`, outside the home directory `/home/u`; home-manager links files only below it";
+      }
+    ];
+  };
+}

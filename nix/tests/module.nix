@@ -1,0 +1,622 @@
+# The claude-code accounts module through the real lib.evalModules (nixpkgs'
+# lib/, no pkgs): alone, and beside a stand-in of home-manager's own
+# programs.claude-code module, with stand-ins for the home.* and
+# programs.git options and a stub pkgs.
+#   NIXPKGS_LIB=/path/to/nixpkgs/lib nix-instantiate --eval --strict --json nix/tests/module.nix
+# evaluates to { passed = N; … } or throws listing the failures.
+{
+  nixpkgsLib ? builtins.getEnv "NIXPKGS_LIB",
+  lib ? import (/. + nixpkgsLib),
+}:
+let
+  runTests = import ./harness.nix;
+  pkgs = import ./stubs/pkgs.nix { inherit lib; };
+  inherit (builtins)
+    attrNames
+    elem
+    filter
+    fromJSON
+    head
+    match
+    sort
+    lessThan
+    storeDir
+    ;
+
+  eval =
+    {
+      upstream ? false,
+      modules,
+    }:
+    lib.evalModules {
+      modules = [
+        ./stubs/home-manager.nix
+        ../modules/claude-code
+        {
+          _module.args.pkgs = pkgs;
+          home.homeDirectory = "/home/u";
+        }
+      ]
+      ++ lib.optional upstream ./stubs/hm-claude-code.nix
+      ++ modules;
+    };
+
+  failedMessages =
+    config: sort lessThan (map (a: a.message) (filter (a: !a.assertion) config.assertions));
+
+  # "/nix/store/<hash>-claude-account-work/commands" -> "claude-account-work/commands"
+  storeRel = path: head (match "${storeDir}/[a-z0-9]{32}-(.*)" "${path}");
+  isStorePath = suffix: value: match "${storeDir}/[a-z0-9]{32}-${suffix}" value != null;
+
+  claudeAccountExe = "${pkgs.claude-account}/bin/claude-account";
+
+  accounts = {
+    programs.claude-code.accounts = {
+      max = { };
+      work = {
+        configDir = "~/work/claude";
+        package = null;
+        settings.model = "opus";
+        settingsMode = "link";
+        mcpServers.github = {
+          type = "http";
+          url = "https://x/mcp";
+        };
+        commands."git/new" = "Create a worktree.\n";
+        agents.reviewer = ./fixtures/review.md;
+        skills.pdf = ./fixtures/skills/pdf;
+        memory = ./fixtures/memory.md;
+        coalesceKeys = [
+          "mcpServers"
+          "autoUpdates"
+        ];
+        singleInstance = false;
+        projectMcp = "never";
+        worktreeDir = "wt";
+        symlinkDirectories = [ "node_modules" ];
+        sparsePaths = [ "src" ];
+        useWorktreeHooks = true;
+      };
+      cx.command = "cx";
+      off = {
+        enable = false;
+        configDir = "/etc/nope";
+      };
+    };
+  };
+
+  ourFiles = [
+    "/home/u/.claude-cx/account.toml"
+    "/home/u/.claude-cx/declared"
+    "/home/u/.claude-max/account.toml"
+    "/home/u/.claude-max/declared"
+    "/home/u/work/claude/CLAUDE.md"
+    "/home/u/work/claude/account.toml"
+    "/home/u/work/claude/agents"
+    "/home/u/work/claude/commands"
+    "/home/u/work/claude/declared"
+    "/home/u/work/claude/settings.json"
+    "/home/u/work/claude/skills"
+  ];
+
+  alone = (eval { modules = [ accounts ]; }).config;
+  beside =
+    (eval {
+      upstream = true;
+      modules = [
+        accounts
+        {
+          programs.claude-code = {
+            enable = true;
+            settings.theme = "dark";
+            memory.text = "legacy memory option, renamed upstream";
+            commands.up = "x";
+          };
+        }
+      ];
+    }).config;
+
+  # The layer-1 derivation behind an account dir's `declared` link.
+  layer1Of =
+    config: file:
+    head (
+      filter (drv: "${drv}" == config.home.file.${file}.source) (
+        lib.mapAttrsToList (_: account: account.layer1) config.programs.claude-code.accounts
+      )
+    );
+  specOf = config: file: fromJSON (builtins.unsafeDiscardStringContext (layer1Of config file).env.spec);
+  launcher = config: name: head (filter (p: p.name == name) config.home.packages);
+
+  # The same declaration split over two modules in another order.
+  reordered =
+    (eval {
+      modules = [
+        {
+          programs.claude-code.accounts.work = {
+            useWorktreeHooks = true;
+            sparsePaths = [ "src" ];
+            symlinkDirectories = [ "node_modules" ];
+            worktreeDir = "wt";
+            projectMcp = "never";
+            singleInstance = false;
+            coalesceKeys = [
+              "mcpServers"
+              "autoUpdates"
+            ];
+            memory = ./fixtures/memory.md;
+            skills.pdf = ./fixtures/skills/pdf;
+          };
+        }
+        {
+          programs.claude-code.accounts.work = {
+            agents.reviewer = ./fixtures/review.md;
+            commands."git/new" = "Create a worktree.\n";
+            mcpServers.github = {
+              url = "https://x/mcp";
+              type = "http";
+            };
+            settingsMode = "link";
+            settings.model = "opus";
+            package = null;
+            configDir = "~/work/claude";
+          };
+        }
+      ];
+    }).config;
+  changed =
+    (eval {
+      modules = [
+        accounts
+        { programs.claude-code.accounts.work.settings.theme = "light"; }
+      ];
+    }).config;
+
+  assertionMessages =
+    upstream: declared:
+    failedMessages
+      (eval {
+        inherit upstream;
+        modules = [ declared ];
+      }).config;
+in
+runTests {
+  testAloneHomeFiles = {
+    expr = attrNames alone.home.file;
+    expected = ourFiles;
+  };
+  testAloneLinkTargets = {
+    expr = lib.mapAttrs (_: file: storeRel file.source) alone.home.file;
+    expected = {
+      "/home/u/.claude-cx/account.toml" = "claude-account-cx/account.toml";
+      "/home/u/.claude-cx/declared" = "claude-account-cx";
+      "/home/u/.claude-max/account.toml" = "claude-account-max/account.toml";
+      "/home/u/.claude-max/declared" = "claude-account-max";
+      "/home/u/work/claude/CLAUDE.md" = "claude-account-work/CLAUDE.md";
+      "/home/u/work/claude/account.toml" = "claude-account-work/account.toml";
+      "/home/u/work/claude/agents" = "claude-account-work/agents";
+      "/home/u/work/claude/commands" = "claude-account-work/commands";
+      "/home/u/work/claude/declared" = "claude-account-work";
+      "/home/u/work/claude/settings.json" = "claude-account-work/settings.json";
+      "/home/u/work/claude/skills" = "claude-account-work/skills";
+    };
+  };
+  testNoLinkForFilesClaudeWrites = {
+    # settings.json only for the account in settingsMode "link".
+    expr = filter (
+      file:
+      elem (baseNameOf file) [
+        "settings.json"
+        ".claude.json"
+        ".credentials.json"
+      ]
+    ) (attrNames alone.home.file);
+    expected = [ "/home/u/work/claude/settings.json" ];
+  };
+  testLayer1Builder = {
+    expr =
+      let
+        drv = layer1Of alone "/home/u/.claude-max/declared";
+      in
+      {
+        inherit (drv) name builder script;
+        inherit (drv.env) passAsFile preferLocalBuild allowSubstitutes;
+      };
+    expected = {
+      name = "claude-account-max";
+      builder = "runCommand";
+      script = ''
+        ${claudeAccountExe} generate --spec "$specPath" --out "$out"
+      '';
+      passAsFile = [ "spec" ];
+      preferLocalBuild = true;
+      allowSubstitutes = false;
+    };
+  };
+  testSpecDefaults = {
+    expr = specOf alone "/home/u/.claude-max/declared";
+    expected = {
+      name = "max";
+      claude = "${pkgs.claude-code}/bin/claude";
+      settings = { };
+      settingsMode = "coalesce";
+      mcpServers = { };
+      commands = { };
+      agents = { };
+      skills = { };
+      memory = null;
+      coalesceKeys = [ "mcpServers" ];
+      singleInstance = true;
+      projectMcp = "trusted";
+      worktree = {
+        dir = ".claude/worktrees";
+        symlinkDirectories = [ ];
+        sparsePaths = [ ];
+        useHooks = false;
+      };
+    };
+  };
+  testSpecEveryOption = {
+    expr =
+      let
+        spec = specOf alone "/home/u/work/claude/declared";
+      in
+      spec
+      // {
+        agents.reviewer = isStorePath "review.md" spec.agents.reviewer.source;
+        skills.pdf = isStorePath "pdf" spec.skills.pdf.source;
+        memory = isStorePath "memory.md" spec.memory.source;
+      };
+    expected = {
+      name = "work";
+      claude = null;
+      settings.model = "opus";
+      settingsMode = "link";
+      mcpServers.github = {
+        type = "http";
+        url = "https://x/mcp";
+      };
+      commands."git/new".text = "Create a worktree.\n";
+      agents.reviewer = true;
+      skills.pdf = true;
+      memory = true;
+      coalesceKeys = [
+        "mcpServers"
+        "autoUpdates"
+      ];
+      singleInstance = false;
+      projectMcp = "never";
+      worktree = {
+        dir = "wt";
+        symlinkDirectories = [ "node_modules" ];
+        sparsePaths = [ "src" ];
+        useHooks = true;
+      };
+    };
+  };
+  testSpecReadOnlyOption = {
+    expr = alone.programs.claude-code.accounts.max.spec.name;
+    expected = "max";
+  };
+  testLaunchers = {
+    expr = map (p: p.name) alone.home.packages;
+    expected = [
+      "claude-account-0.1.0"
+      "cx"
+      "claudemax"
+      "claudework"
+    ];
+  };
+  testLauncherDefaultIsALink = {
+    expr =
+      let
+        l = launcher alone "claudemax";
+      in
+      {
+        inherit (l) builder script;
+        inherit (l.env) preferLocalBuild;
+        mainProgram = l.env.meta.mainProgram;
+      };
+    expected = {
+      builder = "runCommand";
+      script = ''
+        mkdir -p "$out/bin"
+        ln -s ${claudeAccountExe} "$out/bin/"claudemax
+      '';
+      preferLocalBuild = true;
+      mainProgram = "claudemax";
+    };
+  };
+  testLauncherCustomDirIsAWrapper = {
+    expr = (launcher alone "claudework").text;
+    expected = ''
+      export CLAUDE_ACCOUNT='work'
+      export CLAUDE_ACCOUNT_DIR='/home/u/work/claude'
+      exec -a 'claudework' '${claudeAccountExe}' "$@"
+    '';
+  };
+  testLauncherCustomCommandIsAWrapper = {
+    expr = (launcher alone "cx").text;
+    expected = ''
+      export CLAUDE_ACCOUNT='cx'
+      exec -a 'claudecx' '${claudeAccountExe}' "$@"
+    '';
+  };
+  testGitIgnores = {
+    expr = alone.programs.git.ignores;
+    expected = [ "**/claude-runtime/" ];
+  };
+  testAloneNoAssertionFails = {
+    expr = failedMessages alone;
+    expected = [ ];
+  };
+  testAloneHasNoUpstreamOptions = {
+    expr = (eval { modules = [ ]; }).options.programs.claude-code ? enable;
+    expected = false;
+  };
+  testNothingDeclared = {
+    expr =
+      let
+        config = (eval { modules = [ ]; }).config;
+      in
+      {
+        inherit (config.home) file packages;
+        inherit (config.programs.git) ignores;
+        assertions = failedMessages config;
+      };
+    expected = {
+      file = { };
+      packages = [ ];
+      ignores = [ ];
+      assertions = [ ];
+    };
+  };
+  testHomeDirectoryAsPath = {
+    # A path literal is a directory name, never copied to the store.
+    expr = attrNames (
+      (eval {
+        modules = [
+          {
+            home.homeDirectory = lib.mkForce /home/v;
+            programs.claude-code.accounts.max = { };
+          }
+        ];
+      }).config.home.file
+    );
+    expected = [
+      "/home/v/.claude-max/account.toml"
+      "/home/v/.claude-max/declared"
+    ];
+  };
+  testDisabledOnly = {
+    expr =
+      let
+        config =
+          (eval {
+            modules = [
+              {
+                programs.claude-code.accounts.off = {
+                  enable = false;
+                  configDir = "relative";
+                };
+              }
+            ];
+          }).config;
+      in
+      [
+        config.home.file
+        config.home.packages
+        (failedMessages config)
+      ];
+    expected = [
+      { }
+      [ ]
+      [ ]
+    ];
+  };
+
+  # Beside home-manager's own programs.claude-code.
+  testBesideHomeFiles = {
+    expr = attrNames beside.home.file;
+    expected = sort lessThan (
+      ourFiles
+      ++ [
+        "/home/u/.claude/CLAUDE.md"
+        "/home/u/.claude/commands/up.md"
+        "/home/u/.claude/settings.json"
+      ]
+    );
+  };
+  testBesideUpstreamStillWorks = {
+    expr = {
+      context = beside.programs.claude-code.context;
+      settings = storeRel beside.home.file."/home/u/.claude/settings.json".source;
+      packages = map (p: p.name) beside.home.packages;
+    };
+    expected = {
+      context = "legacy memory option, renamed upstream";
+      settings = "claude-code-settings.json";
+      packages = [
+        "claude-code-2.1.328"
+        "claude-account-0.1.0"
+        "cx"
+        "claudemax"
+        "claudework"
+      ];
+    };
+  };
+  testBesideSameAccounts = {
+    expr = lib.filterAttrs (name: _: elem name ourFiles) (
+      lib.mapAttrs (_: file: "${file.source}") beside.home.file
+    );
+    expected = lib.mapAttrs (_: file: "${file.source}") alone.home.file;
+  };
+  testBesideNoAssertionFails = {
+    expr = failedMessages beside;
+    expected = [ ];
+  };
+  testBesideOptionsMerged = {
+    expr =
+      let
+        options = (eval { upstream = true; modules = [ ]; }).options.programs.claude-code;
+      in
+      map (name: options ? ${name}) [
+        "enable"
+        "package"
+        "configDir"
+        "settings"
+        "memory"
+        "accounts"
+        "accountsPackage"
+      ];
+    expected = [
+      true
+      true
+      true
+      true
+      true
+      true
+      true
+    ];
+  };
+  testBesideNothingDeclared = {
+    expr =
+      let
+        config =
+          (eval {
+            upstream = true;
+            modules = [ { programs.claude-code.enable = true; } ];
+          }).config;
+      in
+      {
+        files = attrNames config.home.file;
+        packages = map (p: p.name) config.home.packages;
+        inherit (config.programs.git) ignores;
+      };
+    expected = {
+      files = [ ];
+      packages = [ "claude-code-2.1.328" ];
+      ignores = [ ];
+    };
+  };
+  testBesideUpstreamDisabled = {
+    expr = attrNames (
+      (eval {
+        upstream = true;
+        modules = [
+          accounts
+          { programs.claude-code.settings.theme = "dark"; }
+        ];
+      }).config.home.file
+    );
+    expected = ourFiles;
+  };
+
+  # Determinism: the store path follows the declaration, nothing else.
+  testSameDeclarationSamePath = {
+    expr =
+      layer1Of reordered "/home/u/work/claude/declared" == layer1Of alone "/home/u/work/claude/declared";
+    expected = true;
+  };
+  testChangedDeclarationNewPath = {
+    expr = [
+      ("${layer1Of changed "/home/u/work/claude/declared"}" == "${layer1Of alone "/home/u/work/claude/declared"}")
+      ("${layer1Of changed "/home/u/.claude-max/declared"}" == "${layer1Of alone "/home/u/.claude-max/declared"}")
+    ];
+    expected = [
+      false
+      true
+    ];
+  };
+
+  # Assertions, by message.
+  testAssertionMessages = {
+    expr = assertionMessages false {
+      programs.claude-code.accounts = {
+        Max = { };
+        a.command = "claudex";
+        b.command = "claudex";
+        c.configDir = "/etc/claude";
+        d.configDir = "relative";
+        e.commands."../x" = "t";
+        f.command = "claude-account";
+        g.skills."a/b" = "t";
+      };
+    };
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.Max`: the account name `Max` must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_'); it names the account dir and the launcher"
+      "`programs.claude-code.accounts.a.command` and `programs.claude-code.accounts.b.command` are both `claudex`; give each account its own command"
+      "`programs.claude-code.accounts.c.configDir` is `/etc/claude`, outside the home directory `/home/u`; home-manager links files only below it"
+      "`programs.claude-code.accounts.d.configDir` is `relative`, a relative path; give an absolute path or one that starts with `~/`"
+      ''`programs.claude-code.accounts.e.commands."../x"`: the name has a ".." segment; names stay inside their directory''
+      "`programs.claude-code.accounts.f.command` is `claude-account`, which another program already uses; pick another name, such as `claudef`"
+      "`programs.claude-code.accounts.g.skills.\"a/b\"`: a skill name is one path segment, without '/'"
+    ];
+  };
+  testAssertionUpstreamConfigDir = {
+    expr = assertionMessages true {
+      programs.claude-code = {
+        enable = true;
+        accounts.max.configDir = "~/.claude";
+      };
+    };
+    expected = [
+      "`programs.claude-code.accounts.max.configDir` is `/home/u/.claude`, the directory of `programs.claude-code.configDir` that home-manager's own Claude Code module manages; give the account its own directory"
+    ];
+  };
+  testAssertionUpstreamDisabledSharesDir = {
+    # home-manager's module present but off: ~/.claude is free to take.
+    expr = assertionMessages true { programs.claude-code.accounts.max.configDir = "~/.claude"; };
+    expected = [ ];
+  };
+
+  # The option docs render (defaultText, literalExpression, descriptions).
+  testOptionDocs = {
+    expr =
+      let
+        docs = filter (
+          opt: lib.hasPrefix "programs.claude-code.account" opt.name && opt.visible && !opt.internal
+        ) (
+          lib.optionAttrSetToDocList (eval { modules = [ ]; }).options
+        );
+        byName = lib.listToAttrs (map (opt: lib.nameValuePair opt.name opt) docs);
+      in
+      builtins.deepSeq docs {
+        names = map (opt: opt.name) docs;
+        command = byName."programs.claude-code.accounts.<name>.command".default.text;
+        configDir = byName."programs.claude-code.accounts.<name>.configDir".default.text;
+        package = byName."programs.claude-code.accounts.<name>.package".default.text;
+        accountsPackage = byName."programs.claude-code.accountsPackage".default.text;
+      };
+    expected = {
+      names =
+        [
+          "programs.claude-code.accounts"
+        ]
+        ++ map (name: "programs.claude-code.accounts.<name>.${name}") [
+          "agents"
+          "coalesceKeys"
+          "command"
+          "commands"
+          "configDir"
+          "enable"
+          "mcpServers"
+          "memory"
+          "package"
+          "projectMcp"
+          "settings"
+          "settingsMode"
+          "singleInstance"
+          "skills"
+          "sparsePaths"
+          "symlinkDirectories"
+          "useWorktreeHooks"
+          "worktreeDir"
+        ]
+        ++ [ "programs.claude-code.accountsPackage" ];
+      command = ''"claude''${name}"'';
+      configDir = ''"''${config.home.homeDirectory}/.claude-''${name}"'';
+      package = "pkgs.claude-code";
+      accountsPackage = "pkgs.claude-account";
+    };
+  };
+}
