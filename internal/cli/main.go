@@ -35,9 +35,11 @@ type CLI struct {
 	Status   StatusCmd   `cmd:"" help:"Show the account, the git context, the config dir and its links."`
 	Doctor   DoctorCmd   `cmd:"" help:"Find and fix what would stop Claude from working here."`
 	Close    CloseCmd    `cmd:"" help:"Stop the account's running Claude (this workspace, or --all)."`
+	Worktree WorktreeCmd `cmd:"" help:"Make, list, remove and sweep worktrees for parallel sessions."`
 	Trust    TrustCmd    `cmd:"" help:"Approve a project's .claude/.mcp.json so its servers load."`
 	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`
 	Init     InitCmd     `cmd:"" help:"Make a writable account dir for use without Nix."`
+	Hook     HookCmd     `cmd:"" help:"Claude Code's worktree hooks (run by Claude, not by hand)."`
 	Generate GenerateCmd `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
 	Version  VersionCmd  `cmd:"" help:"Print the version."`
 }
@@ -110,8 +112,22 @@ type exitCode int
 
 func dispatch(d *Deps, args []string) (err error) {
 	if name, ok := launcherAccount(d.Prog); ok {
-		// claude<name>: every argument belongs to Claude.
-		return (&RunCmd{AccountFlags: AccountFlags{Account: name}, Args: args}).Run(d)
+		// claude<name>: every argument belongs to Claude, but for a leading
+		// --worktree NAME (and --ephemeral) that picks where it runs.
+		run := &RunCmd{AccountFlags: AccountFlags{Account: name}}
+		for len(args) > 0 {
+			if v, ok := strings.CutPrefix(args[0], "--worktree="); ok {
+				run.Worktree, args = v, args[1:]
+			} else if args[0] == "--worktree" && len(args) > 1 {
+				run.Worktree, args = args[1], args[2:]
+			} else if args[0] == "--ephemeral" {
+				run.Ephemeral, args = true, args[1:]
+			} else {
+				break
+			}
+		}
+		run.Args = args
+		return run.Run(d)
 	}
 	var cli CLI
 	parser, err := kong.New(&cli,

@@ -8,16 +8,20 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/runtime"
+	"github.com/claude-account/claude-account/internal/worktree"
 )
 
 // RunCmd is `claude-account run`: detect → plan → apply → launch.
 type RunCmd struct {
 	AccountFlags
-	DryRun bool     `help:"Print what would change and the command that would start, then stop."`
-	Args   []string `arg:"" optional:"" passthrough:"" name:"claude-args" help:"Arguments for Claude, passed verbatim ('--' before them is optional)."`
+	Worktree  string   `placeholder:"NAME" help:"Run in this worktree of the current repository, making it first if needed (see 'worktree new')."`
+	Ephemeral bool     `help:"With --worktree: remove the worktree after Claude exits if it holds no work."`
+	DryRun    bool     `help:"Print what would change and the command that would start, then stop."`
+	Args      []string `arg:"" optional:"" passthrough:"" name:"claude-args" help:"Arguments for Claude, passed verbatim ('--' before them is optional)."`
 }
 
 // Help is shown under the command's usage.
@@ -34,11 +38,23 @@ Examples:
 
 // Run builds the config dir and starts Claude.
 func (c *RunCmd) Run(d *Deps) error {
+	if c.Worktree != "" {
+		res, _, err := newWorktree(d, c.AccountFlags, c.Worktree, "", c.Ephemeral)
+		if err != nil {
+			return err
+		}
+		for _, n := range res.Notes {
+			fmt.Fprintln(d.Stderr, "claude-account: "+n)
+		}
+		in := *d
+		in.Dir = res.Path
+		d = &in
+	}
 	ws, err := c.load(d)
 	if err != nil {
 		return err
 	}
-	plan, err := runtime.MakePlan(runtime.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Trust: trustStore(d), Now: d.Now()})
+	plan, err := runtime.MakePlan(runtime.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Trust: trustStore(d), Exe: executable(), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -79,6 +95,10 @@ func (c *RunCmd) Run(d *Deps) error {
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
 		Started: func(pid int) { _ = held.SetClaudePID(pid) },
 	})
+	held.Release()
+	if err == nil {
+		afterExit(d, ws)
+	}
 	switch {
 	case err != nil:
 		return err
@@ -108,6 +128,47 @@ func launchEnv(d *Deps, ws *workspace) env.Env {
 	delete(e, "CLAUDE_ACCOUNT_DIR")
 	if ws.inWorkTree() && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" {
 		e["CLAUDE_CODE_TASK_LIST_ID"] = "ws-" + ws.context.Fingerprint
+		if m := worktree.ReadMeta(ws.context.GitDir); m != nil && ws.context.Kind == gitctx.Linked {
+			e["CLAUDE_CODE_TASK_LIST_ID"] = worktree.Flatten(m.Slug)
+		}
 	}
 	return e
+}
+
+// afterExit removes an ephemeral worktree that Claude left without work: no
+// uncommitted change and no commit beyond the one it started from.
+func afterExit(d *Deps, ws *workspace) {
+	if ws.context.Kind != gitctx.Linked {
+		return
+	}
+	m := worktree.ReadMeta(ws.context.GitDir)
+	if m == nil || !m.Ephemeral {
+		return
+	}
+	r, err := worktree.Open(ws.context, ws.account.Config.Worktree.Dir, d.Env.List())
+	if err != nil {
+		return
+	}
+	e, err := r.Resolve(ws.context.Toplevel)
+	if err != nil {
+		return
+	}
+	if idle, why := r.Idle(e, m); !idle {
+		fmt.Fprintf(d.Stderr, "claude-account: kept the ephemeral worktree %s: %s\n", d.Env.TildePath(e.Path), why)
+		return
+	}
+	if _, err := r.Remove(e, worktree.RemoveOptions{Now: d.Now()}); err != nil {
+		fmt.Fprintf(d.Stderr, "claude-account: kept the ephemeral worktree %s: %v\n", d.Env.TildePath(e.Path), err)
+		return
+	}
+	fmt.Fprintf(d.Stderr, "claude-account: removed the ephemeral worktree %s (no changes)\n", d.Env.TildePath(e.Path))
+}
+
+// executable is this program's path, for the hooks registered in settings.
+func executable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
 }

@@ -68,6 +68,7 @@ const WorkspaceFile = "workspace.json"
 // Workspace is the body of workspace.json.
 type Workspace struct {
 	Account     string `json:"account"`
+	AccountDir  string `json:"accountDir"`
 	Toplevel    string `json:"toplevel"`
 	Fingerprint string `json:"fingerprint"`
 	GitDir      string `json:"gitDir"`
@@ -79,6 +80,7 @@ type Input struct {
 	Context gitctx.Context
 	Layout  Layout
 	Trust   trust.Store
+	Exe     string // this launcher, for the hooks it registers
 	Now     time.Time
 }
 
@@ -95,7 +97,7 @@ func MakePlan(in Input) (*Plan, error) {
 		return p, p.planState(in, false)
 	}
 	dir := in.Layout.ConfigDir
-	ws := Workspace{Account: in.Account.Name, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
+	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
 	wsData, err := json.MarshalIndent(ws, "", "  ")
 	if err != nil {
 		return nil, err

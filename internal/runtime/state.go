@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/coalesce"
@@ -86,6 +87,11 @@ func (p *Plan) planState(in Input, fresh bool) error {
 		}
 		if err := coalesce.Validate(want); err != nil {
 			return fileError(source, err, "fix the account's settings")
+		}
+		if a.Config.Worktree.UseHooks && in.Exe != "" {
+			if want, err = withWorktreeHooks(want, in.Exe, a.Name); err != nil {
+				return fileError(source, err, "fix the account's hooks")
+			}
 		}
 		keys, _ := coalesce.TopLevelKeys(want)
 		cur, err := current(target)
@@ -224,4 +230,35 @@ func samePath(a, b string) bool {
 func isSymlink(path string) bool {
 	fi, err := os.Lstat(path)
 	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+// withWorktreeHooks adds Claude Code's WorktreeCreate and WorktreeRemove
+// hooks, pointing at this launcher, to the declared settings — unless the
+// account declares those events itself.
+func withWorktreeHooks(settings []byte, exe, account string) ([]byte, error) {
+	hooks := map[string]json.RawMessage{}
+	if raw, ok := coalesce.Get(settings, "hooks"); ok {
+		if err := json.Unmarshal(raw, &hooks); err != nil {
+			return nil, fmt.Errorf("\"hooks\" is not an object: %v", err)
+		}
+	}
+	quoted := "'" + strings.ReplaceAll(exe, "'", `'\''`) + "'"
+	for event, verb := range map[string]string{"WorktreeCreate": "worktree-create", "WorktreeRemove": "worktree-remove"} {
+		if _, ok := hooks[event]; ok {
+			continue
+		}
+		entry := []map[string]any{{"hooks": []map[string]string{{"type": "command",
+			"command": quoted + " hook " + verb + " --account " + account}}}}
+		raw, err := json.Marshal(entry)
+		if err != nil {
+			return nil, err
+		}
+		hooks[event] = raw
+	}
+	raw, err := json.Marshal(hooks)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := coalesce.Splice(settings, []coalesce.Key{{Name: "hooks", Raw: raw}})
+	return out, err
 }

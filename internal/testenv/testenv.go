@@ -313,7 +313,8 @@ func tree(ts *testscript.TestScript, dir string) string {
 // "<launcher pid>\n<own pid>\n" to FILE and then wait for signals, printing
 // each (also to FILE.log); INT, TERM, HUP and QUIT end it (exit 0, or death by
 // that signal when CLAUDE_STUB_DIE=1), only TERM when CLAUDE_STUB_KEEP=1.
-// CLAUDE_STUB_STDIN=1 echoes its stdin.
+// CLAUDE_STUB_STDIN=1 echoes its stdin; CLAUDE_STUB_TOUCH=FILE writes FILE in
+// its working directory, as Claude editing code would.
 func StubClaude() {
 	fmt.Printf("config=%s\n", os.Getenv("CLAUDE_CONFIG_DIR"))
 	fmt.Printf("task=%s\n", os.Getenv("CLAUDE_CODE_TASK_LIST_ID"))
@@ -323,6 +324,9 @@ func StubClaude() {
 	}
 	for i, a := range os.Args[1:] {
 		fmt.Printf("arg%d=%q\n", i, a)
+	}
+	if f := os.Getenv("CLAUDE_STUB_TOUCH"); f != "" {
+		_ = os.WriteFile(f, []byte("made by claude\n"), 0o644)
 	}
 	if os.Getenv("CLAUDE_STUB_STDIN") == "1" {
 		sc := bufio.NewScanner(os.Stdin)

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/claude-account/claude-account/internal/worktree"
+)
+
+// HookCmd answers Claude Code's own worktree hooks, so that claude --worktree
+// and agents with isolation: "worktree" get our worktrees.
+type HookCmd struct {
+	WorktreeCreate HookCreateCmd `cmd:"" name:"worktree-create" help:"WorktreeCreate hook: make the worktree Claude asks for, print its path."`
+	WorktreeRemove HookRemoveCmd `cmd:"" name:"worktree-remove" help:"WorktreeRemove hook: remove it, saving any uncommitted work first."`
+}
+
+// Help is shown under the command's usage.
+func (HookCmd) Help() string {
+	return `Claude Code runs these with the hook's JSON on stdin; set [worktree] use_hooks = true in
+account.toml (useWorktreeHooks in home-manager) and the launcher registers them in the
+account's settings.json.
+
+Example, by hand:
+  echo '{"name": "agent-a1b2c3d", "cwd": "'$PWD'"}' | claude-account hook worktree-create`
+}
+
+// hookInput is the part of Claude Code's hook JSON we read. Claude sends
+// "name" though its docs say "worktree_name"; both are accepted.
+type hookInput struct {
+	Name         string `json:"name"`
+	WorktreeName string `json:"worktree_name"`
+	Cwd          string `json:"cwd"`
+	BaseCommit   string `json:"base_commit"`
+	BaseRef      string `json:"base_ref"`
+	WorktreePath string `json:"worktree_path"`
+}
+
+// readHook decodes one JSON object from stdin and returns at once: Claude
+// may keep the pipe open, so waiting for EOF could hang.
+func readHook(d *Deps) (*hookInput, error) {
+	var in hookInput
+	if err := json.NewDecoder(d.Stdin).Decode(&in); err != nil {
+		return nil, fmt.Errorf("hook: reading the hook's JSON from stdin: %v; Claude Code sends it when it runs the hook", err)
+	}
+	if in.Cwd != "" {
+		if !filepath.IsAbs(in.Cwd) {
+			return nil, fmt.Errorf("hook: cwd %q is not absolute", in.Cwd)
+		}
+		d.Dir = in.Cwd
+	}
+	return &in, nil
+}
+
+// HookCreateCmd is `claude-account hook worktree-create`.
+type HookCreateCmd struct {
+	AccountFlags
+}
+
+// Run makes the worktree; stdout carries only its path, as Claude expects.
+func (c *HookCreateCmd) Run(d *Deps) error {
+	in, err := readHook(d)
+	if err != nil {
+		return err
+	}
+	name := in.Name
+	if name == "" {
+		name = in.WorktreeName
+	}
+	if name == "" {
+		return errors.New("hook: the hook's JSON has no name; nothing to create")
+	}
+	base := in.BaseCommit
+	if base == "" {
+		base = in.BaseRef
+	}
+	res, _, err := newWorktree(d, c.AccountFlags, name, base, false)
+	if err != nil {
+		return err
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(d.Stderr, "claude-account: "+n)
+	}
+	fmt.Fprintln(d.Stdout, res.Path)
+	return nil
+}
+
+// HookRemoveCmd is `claude-account hook worktree-remove`.
+type HookRemoveCmd struct {
+	AccountFlags
+}
+
+// Run removes the worktree. Claude asked the user already; removal here is
+// forced but loses nothing: uncommitted work is saved under
+// refs/claude-account/wip/<name> and an unmerged branch is kept.
+func (c *HookRemoveCmd) Run(d *Deps) error {
+	in, err := readHook(d)
+	if err != nil {
+		return err
+	}
+	if in.WorktreePath == "" {
+		return errors.New("hook: the hook's JSON has no worktree_path; nothing to remove")
+	}
+	r, _, _, err := repoFor(d, c.AccountFlags)
+	if err != nil {
+		return err
+	}
+	e, err := r.Resolve(in.WorktreePath)
+	if err != nil {
+		return err
+	}
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: true, Running: runningIn(d), Now: d.Now()})
+	if err != nil {
+		return err
+	}
+	for _, n := range rm.Notes {
+		fmt.Fprintln(d.Stderr, "claude-account: "+n)
+	}
+	return nil
+}

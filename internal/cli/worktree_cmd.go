@@ -1,0 +1,297 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/worktree"
+)
+
+// WorktreeCmd groups the worktree commands.
+type WorktreeCmd struct {
+	New  WorktreeNewCmd  `cmd:"" help:"Make a worktree for a parallel session (or reuse the one that exists)."`
+	List WorktreeListCmd `cmd:"" help:"List every worktree with its state and any running Claude."`
+	Rm   WorktreeRmCmd   `cmd:"" help:"Remove a worktree without losing work."`
+	Gc   WorktreeGCCmd   `cmd:"" name:"gc" help:"Remove stale ephemeral worktrees."`
+}
+
+// Help is shown under the command's usage.
+func (WorktreeCmd) Help() string {
+	return `Worktrees live in .claude/worktrees/<name> (account.toml [worktree] dir moves them)
+on branch worktree-<name>; '/' in a name becomes '+'.
+
+Examples:
+  claude-account worktree new fix-login
+  claude-account run --account max --worktree fix-login
+  claude-account worktree list --json
+  claude-account worktree rm fix-login
+  claude-account worktree gc --older-than 7d --dry-run`
+}
+
+// repoFor opens the repository of the working directory, with the
+// account's worktree settings when an account is named.
+func repoFor(d *Deps, f AccountFlags) (*worktree.Repo, *account.Account, gitctx.Context, error) {
+	var a *account.Account
+	if f.Account != "" || d.Env.Get("CLAUDE_ACCOUNT") != "" {
+		ws, err := f.load(d)
+		if err != nil {
+			return nil, nil, gitctx.Context{}, err
+		}
+		a = ws.account
+	}
+	ctx, err := gitctx.Detect(d.Dir, d.Env.Get)
+	if err != nil {
+		return nil, nil, ctx, err
+	}
+	dir := ""
+	if a != nil {
+		dir = a.Config.Worktree.Dir
+	}
+	r, err := worktree.Open(ctx, dir, d.Env.List())
+	return r, a, ctx, err
+}
+
+// runningIn names the accounts whose Claude holds a lock on a worktree.
+func runningIn(d *Deps) func(string) []string {
+	held, _ := lock.List(lock.Dir(d.Env), func(string) bool { return true })
+	return func(toplevel string) []string {
+		canon, err := filepath.EvalSymlinks(toplevel)
+		if err != nil {
+			return nil
+		}
+		fp := gitctx.Fingerprint(canon)
+		var out []string
+		for _, h := range held {
+			if strings.HasSuffix(strings.TrimSuffix(filepath.Base(h.Path), ".lock"), "-"+fp) || h.Workspace == canon {
+				out = append(out, h.Account)
+			}
+		}
+		return out
+	}
+}
+
+// WorktreeNewCmd is `claude-account worktree new`.
+type WorktreeNewCmd struct {
+	AccountFlags
+	Slug      string `arg:"" name:"name" help:"The worktree's name, e.g. fix-login or me/feature."`
+	Base      string `placeholder:"REF" help:"Start from this ref. Default: the remote's default branch, else HEAD."`
+	Ephemeral bool   `help:"Remove it after 'run --worktree' when it holds no work, and let 'worktree gc' sweep it."`
+	JSON      bool   `help:"Print JSON: {path, branch, created, notes}."`
+}
+
+// Run makes the worktree and prints its path last.
+func (c *WorktreeNewCmd) Run(d *Deps) error {
+	res, _, err := newWorktree(d, c.AccountFlags, c.Slug, c.Base, c.Ephemeral)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return writeJSON(d, map[string]any{"path": res.Path, "branch": res.Branch, "created": res.Created, "notes": nonNil(res.Notes)})
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(d.Stdout, n)
+	}
+	fmt.Fprintln(d.Stdout, res.Path)
+	return nil
+}
+
+func newWorktree(d *Deps, f AccountFlags, slug, base string, ephemeral bool) (*worktree.Result, *worktree.Repo, error) {
+	if err := worktree.ValidateSlug(slug); err != nil {
+		return nil, nil, UsageError{err}
+	}
+	r, a, _, err := repoFor(d, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	o := worktree.Options{Slug: slug, Base: base, Ephemeral: ephemeral, Now: d.Now()}
+	if a != nil {
+		o.SymlinkDirs, o.SparsePaths = a.Config.Worktree.SymlinkDirs, a.Config.Worktree.SparsePaths
+	}
+	res, err := r.New(o)
+	return res, r, err
+}
+
+// WorktreeListCmd is `claude-account worktree list`.
+type WorktreeListCmd struct {
+	AccountFlags
+	JSON bool `help:"Print JSON: an array of worktrees (schema in README-CLAUDE-CODE.md)."`
+}
+
+// Run lists.
+func (c *WorktreeListCmd) Run(d *Deps) error {
+	r, _, _, err := repoFor(d, c.AccountFlags)
+	if err != nil {
+		return err
+	}
+	infos, err := r.List(runningIn(d))
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return writeJSON(d, infos)
+	}
+	tw := tabwriter.NewWriter(d.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATH\tBRANCH\tSTATE\tAGE\tRUNTIME\tRUNNING")
+	for _, in := range infos {
+		state := []string{}
+		if in.Dirty > 0 {
+			state = append(state, fmt.Sprintf("%d changed", in.Dirty))
+		}
+		if in.Ahead > 0 {
+			state = append(state, fmt.Sprintf("%d ahead", in.Ahead))
+		}
+		if in.Behind > 0 {
+			state = append(state, fmt.Sprintf("%d behind", in.Behind))
+		}
+		if in.Merged && in.Ahead > 0 {
+			state = append(state, "merged") // its commits are on the base already (squash-merged)
+		}
+		if in.Ephemeral {
+			state = append(state, "ephemeral")
+		}
+		if len(state) == 0 {
+			state = append(state, "clean")
+		}
+		branch := in.Branch
+		if branch == "" {
+			branch = "(detached)"
+		}
+		running := strings.Join(in.Running, ",")
+		if running == "" {
+			running = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Env.TildePath(in.Path), branch, strings.Join(state, ", "),
+			age(d.Now(), in.Created), size(in.RuntimeBytes), running)
+	}
+	return tw.Flush()
+}
+
+// WorktreeRmCmd is `claude-account worktree rm`.
+type WorktreeRmCmd struct {
+	AccountFlags
+	Name  string `arg:"" help:"The worktree: its name, path or branch."`
+	Force bool   `help:"Remove even with uncommitted changes (saved first under refs/claude-account/wip/<name>) or unmerged commits (their branch is kept)."`
+}
+
+// Run removes.
+func (c *WorktreeRmCmd) Run(d *Deps) error {
+	r, _, _, err := repoFor(d, c.AccountFlags)
+	if err != nil {
+		return err
+	}
+	e, err := r.Resolve(c.Name)
+	if err != nil {
+		return err
+	}
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Now: d.Now()})
+	if err != nil {
+		return err
+	}
+	for _, n := range rm.Notes {
+		fmt.Fprintln(d.Stdout, n)
+	}
+	fmt.Fprintf(d.Stdout, "removed %s\n", d.Env.TildePath(rm.Path))
+	return nil
+}
+
+// WorktreeGCCmd is `claude-account worktree gc`.
+type WorktreeGCCmd struct {
+	AccountFlags
+	OlderThan string `default:"30d" placeholder:"AGE" help:"Only worktrees older than this: 30d, 12h, 90m."`
+	DryRun    bool   `help:"Say what would be removed, remove nothing."`
+	JSON      bool   `help:"Print JSON: [{path, removed, why, notes}]."`
+}
+
+// Run sweeps.
+func (c *WorktreeGCCmd) Run(d *Deps) error {
+	age, err := parseAge(c.OlderThan)
+	if err != nil {
+		return UsageError{err}
+	}
+	r, _, _, err := repoFor(d, c.AccountFlags)
+	if err != nil {
+		return err
+	}
+	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Now: d.Now()})
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		if vs == nil {
+			vs = []worktree.Verdict{}
+		}
+		return writeJSON(d, vs)
+	}
+	verb := "removed"
+	if c.DryRun {
+		verb = "would remove"
+	}
+	for _, v := range vs {
+		if v.Removed {
+			fmt.Fprintf(d.Stdout, "%s %s: %s\n", verb, d.Env.TildePath(v.Path), v.Why)
+		} else {
+			fmt.Fprintf(d.Stdout, "kept %s: %s\n", d.Env.TildePath(v.Path), v.Why)
+		}
+	}
+	return nil
+}
+
+// parseAge reads 30d, 12h, 90m (and anything time.ParseDuration takes).
+func parseAge(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		var days int
+		if _, err := fmt.Sscanf(n, "%d", &days); err == nil && days >= 0 && fmt.Sprint(days) == n {
+			return time.Duration(days) * 24 * time.Hour, nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, errors.New("--older-than " + s + " is not an age; use e.g. 30d, 12h or 90m")
+	}
+	return d, nil
+}
+
+func age(now, t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+func size(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%dB", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.0fK", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+}
+
+func writeJSON(d *Deps, v any) error {
+	enc := json.NewEncoder(d.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

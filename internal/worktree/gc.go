@@ -1,0 +1,79 @@
+package worktree
+
+import (
+	"fmt"
+	"time"
+)
+
+// GCOptions are the settings of GC.
+type GCOptions struct {
+	OlderThan time.Duration
+	DryRun    bool
+	Running   func(toplevel string) []string
+	Now       time.Time
+}
+
+// Verdict is what GC decided for one worktree, and why.
+type Verdict struct {
+	Path    string   `json:"path"`
+	Removed bool     `json:"removed"`
+	Why     string   `json:"why"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+// GC removes ephemeral worktrees (agent-a<7 hex> slugs, or made with
+// --ephemeral) that are older than the age, clean, merged or pushed, and
+// not running; then prunes git's records of worktrees whose dirs are gone.
+// Every other worktree is kept, with the reason.
+func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
+	infos, err := r.List(o.Running)
+	if err != nil {
+		return nil, err
+	}
+	var out []Verdict
+	for _, in := range infos {
+		if in.Main {
+			continue
+		}
+		v := Verdict{Path: in.Path}
+		age := o.Now.Sub(in.Created)
+		switch {
+		case in.Prunable:
+			v.Removed, v.Why = true, "its directory is gone"
+		case !in.Ephemeral:
+			v.Why = "named, not ephemeral"
+		case age < o.OlderThan:
+			v.Why = fmt.Sprintf("younger than %s (%s old)", o.OlderThan, age.Round(time.Minute))
+		case len(in.Running) > 0:
+			v.Why = "claude (" + in.Running[0] + ") runs there"
+		case in.Dirty > 0:
+			v.Why = fmt.Sprintf("%d uncommitted change(s)", in.Dirty)
+		default:
+			pushed := false
+			if n, err := unique(r.Git.In(in.Path), in.HEAD, in.Branch); err == nil && n == 0 {
+				pushed = true
+			}
+			if !in.Merged && !pushed {
+				v.Why = fmt.Sprintf("%d commit(s) neither merged into %s nor pushed", in.Ahead, in.Base)
+				break
+			}
+			v.Removed, v.Why = true, "ephemeral, clean and "+map[bool]string{true: "merged", false: "pushed"}[in.Merged]
+		}
+		if v.Removed && !o.DryRun && !in.Prunable {
+			e := &Entry{Path: in.Path, HEAD: in.HEAD, Branch: in.Branch}
+			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Now: o.Now})
+			if err != nil {
+				v.Removed, v.Why = false, err.Error()
+			} else {
+				v.Notes = rm.Notes
+			}
+		}
+		out = append(out, v)
+	}
+	if !o.DryRun {
+		if _, err := r.Git.Run("worktree", "prune"); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}

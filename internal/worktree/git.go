@@ -1,0 +1,71 @@
+// Package worktree manages the linked worktrees parallel agents work in:
+// create, list, remove safely, sweep stale ones. Unlike the launch path it
+// runs git itself: these are rare, deliberate operations where git's own
+// safety (locks, refs, index) matters more than a millisecond.
+package worktree
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+)
+
+// Git runs git in a directory with a given environment.
+type Git struct {
+	Dir string
+	Env []string
+}
+
+// In returns a Git for another directory.
+func (g Git) In(dir string) Git { return Git{Dir: dir, Env: g.Env} }
+
+// Run runs git and returns its stdout without the trailing newline. A failure
+// reads as one line: the command and git's last line of stderr.
+func (g Git) Run(args ...string) (string, error) {
+	out, err := g.run(nil, args...)
+	return strings.TrimRight(out, "\n"), err
+}
+
+// OK runs git and reports whether it exited 0 (for yes/no questions such as
+// merge-base --is-ancestor); other failures are errors.
+func (g Git) OK(args ...string) (bool, error) {
+	_, err := g.run(nil, args...)
+	var ee *exec.ExitError
+	if errors.As(errors.Unwrap(err), &ee) && ee.ExitCode() == 1 {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (g Git) run(extraEnv []string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = g.Dir
+	cmd.Env = append(append(append([]string{}, g.Env...), "GIT_TERMINAL_PROMPT=0"), extraEnv...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+			msg = msg[i+1:]
+		}
+		if msg == "" {
+			msg = err.Error()
+		}
+		return stdout.String(), &gitError{args: args, msg: msg, err: err}
+	}
+	return stdout.String(), nil
+}
+
+type gitError struct {
+	args []string
+	msg  string
+	err  error
+}
+
+func (e *gitError) Error() string {
+	return fmt.Sprintf("git %s: %s", strings.Join(e.args, " "), e.msg)
+}
+
+func (e *gitError) Unwrap() error { return e.err }

@@ -1,0 +1,281 @@
+package worktree
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/fsx"
+)
+
+// Options are the settings of a new worktree.
+type Options struct {
+	Slug        string
+	Base        string // a ref; "" = the remote's default branch, else HEAD
+	Ephemeral   bool   // remove after use when it holds no work
+	SymlinkDirs []string
+	SparsePaths []string
+	Now         time.Time
+}
+
+// Result says what New did.
+type Result struct {
+	Path    string
+	Branch  string
+	Created bool     // false: an existing worktree was reused
+	Notes   []string // what else it did, one line each
+}
+
+// New makes the worktree of a slug, or returns the one that exists. It never
+// resets a branch: an existing worktree-<slug> branch is checked out as it is,
+// so commits found nowhere else cannot be lost (git worktree add -B would).
+func (r *Repo) New(o Options) (*Result, error) {
+	if err := ValidateSlug(o.Slug); err != nil {
+		return nil, err
+	}
+	path := r.PathFor(o.Slug)
+	branch := Branch(o.Slug)
+	res := &Result{Path: path, Branch: branch}
+	entries, err := r.Entries()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if samePath(e.Path, path) {
+			res.Notes = append(res.Notes, "reusing the existing worktree "+path)
+			res.Branch = e.Branch
+			return res, nil
+		}
+		if e.Branch == branch {
+			return nil, fmt.Errorf("branch %s is already checked out in %s; use that worktree, or pick another name", branch, e.Path)
+		}
+	}
+	if exists(path) {
+		return nil, fmt.Errorf("%s exists but is not a worktree of this repository; move it away or pick another name", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	if err := r.exclude(); err != nil {
+		return nil, err
+	}
+
+	base := o.Base
+	if base == "" || base == "HEAD" {
+		base = r.defaultBase()
+	}
+	baseOID, err := r.Git.Run("rev-parse", "--verify", "--quiet", base+"^{commit}")
+	if err != nil {
+		return nil, fmt.Errorf("base %q is not a commit in this repository; pass --base with a branch, tag or commit", base)
+	}
+	add := []string{"worktree", "add", "--quiet"}
+	if len(o.SparsePaths) > 0 {
+		add = append(add, "--no-checkout")
+	}
+	if ok, _ := r.Git.OK("rev-parse", "--verify", "--quiet", "refs/heads/"+branch); ok {
+		res.Notes = append(res.Notes, "checked out the existing branch "+branch+" as it is")
+		add = append(add, "--", path, branch)
+	} else {
+		add = append(add, "-b", branch, "--", path, baseOID)
+	}
+	if _, err := r.Git.Run(add...); err != nil {
+		return nil, err
+	}
+	res.Created = true
+	wt := r.Git.In(path)
+	gitDir, err := GitDir(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeMeta(gitDir, Meta{Slug: o.Slug, Ephemeral: o.Ephemeral || IsEphemeralSlug(o.Slug),
+		Base: base, BaseOID: baseOID, Created: o.Now.UTC()}); err != nil {
+		return nil, err
+	}
+	if len(o.SparsePaths) > 0 {
+		if _, err := wt.Run(append([]string{"sparse-checkout", "set", "--"}, o.SparsePaths...)...); err != nil {
+			return nil, err
+		}
+		if _, err := wt.Run("checkout", "--quiet"); err != nil {
+			return nil, err
+		}
+		res.Notes = append(res.Notes, "sparse checkout of "+strings.Join(o.SparsePaths, ", "))
+	}
+	notes, err := r.setup(path, wt, o.SymlinkDirs)
+	res.Notes = append(res.Notes, notes...)
+	return res, err
+}
+
+// defaultBase is the remote's default branch (origin/HEAD), else the main
+// worktree's branch (its name, not "HEAD": that would mean each worktree's
+// own HEAD wherever it is resolved).
+func (r *Repo) defaultBase() string {
+	if ref, err := r.Git.Run("symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil && ref != "" {
+		return ref
+	}
+	if r.Bare {
+		if ref, err := r.Git.Run("symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
+			if ok, _ := r.Git.OK("rev-parse", "--verify", "--quiet", "refs/remotes/origin/"+ref); ok {
+				return "origin/" + ref
+			}
+			return ref
+		}
+	}
+	if ref, err := r.Git.Run("symbolic-ref", "--quiet", "--short", "HEAD"); err == nil && ref != "" {
+		return ref
+	}
+	if oid, err := r.Git.Run("rev-parse", "--verify", "--quiet", "HEAD"); err == nil {
+		return oid
+	}
+	return "HEAD"
+}
+
+// setup does what a new worktree needs beyond git's checkout: the files
+// Claude Code copies for its own worktrees, and the repository's
+// submodules.
+func (r *Repo) setup(path string, wt Git, symlinkDirs []string) ([]string, error) {
+	var notes []string
+	if r.Bare {
+		return notes, nil
+	}
+	local := filepath.Join(".claude", "settings.local.json")
+	if data, err := os.ReadFile(filepath.Join(r.Root, local)); err == nil {
+		if err := os.MkdirAll(filepath.Join(path, ".claude"), 0o755); err != nil {
+			return notes, err
+		}
+		if err := fsx.WriteFile(filepath.Join(path, local), data, 0o644); err != nil {
+			return notes, err
+		}
+		notes = append(notes, "copied "+local)
+	}
+	// Hooks: linked worktrees already share $GIT_COMMON_DIR/hooks; a husky
+	// setup lives in the main worktree's files, which a new one may lack.
+	if fi, err := os.Stat(filepath.Join(r.Root, ".husky")); err == nil && fi.IsDir() {
+		if cur, _ := wt.Run("config", "core.hooksPath"); cur == "" || cur == ".husky" {
+			if _, err := wt.Run("config", "core.hooksPath", filepath.Join(r.Root, ".husky")); err != nil {
+				return notes, err
+			}
+			notes = append(notes, "core.hooksPath points at "+filepath.Join(r.Root, ".husky"))
+		}
+	}
+	for _, d := range symlinkDirs {
+		if filepath.IsAbs(d) || strings.Contains(d, "..") {
+			continue
+		}
+		src := filepath.Join(r.Root, d)
+		dst := filepath.Join(path, d)
+		if _, err := os.Stat(src); err != nil || exists(dst) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return notes, err
+		}
+		if err := os.Symlink(src, dst); err != nil {
+			return notes, err
+		}
+		notes = append(notes, "linked "+d)
+	}
+	n, err := r.copyIncluded(path)
+	if err != nil {
+		return notes, err
+	}
+	if n > 0 {
+		notes = append(notes, fmt.Sprintf("copied %d ignored file(s) listed in .worktreeinclude", n))
+	}
+	if _, err := os.Stat(filepath.Join(path, ".gitmodules")); err == nil {
+		if _, err := wt.Run("-c", "protocol.file.allow=always", "submodule", "update", "--init", "--recursive", "--quiet"); err != nil {
+			return notes, err
+		}
+		notes = append(notes, "initialised submodules")
+	}
+	return notes, nil
+}
+
+// copyIncluded copies the files of the main worktree that are both ignored
+// by git and listed in .worktreeinclude (gitignore syntax): .env and the
+// like, which a fresh checkout lacks. Git does the matching both ways.
+func (r *Repo) copyIncluded(path string) (int, error) {
+	include := filepath.Join(r.Root, ".worktreeinclude")
+	if _, err := os.Stat(include); err != nil {
+		return 0, nil
+	}
+	ignored, err := r.Git.Run("ls-files", "-z", "--others", "--ignored", "--exclude-standard")
+	if err != nil {
+		return 0, err
+	}
+	listed, err := r.Git.Run("ls-files", "-z", "--others", "--ignored", "--exclude-from="+include)
+	if err != nil {
+		return 0, err
+	}
+	want := map[string]bool{}
+	for _, f := range strings.Split(listed, "\x00") {
+		want[f] = f != ""
+	}
+	n := 0
+	for _, f := range strings.Split(ignored, "\x00") {
+		if !want[f] || strings.HasPrefix(f, filepath.Base(r.Dir)+"/") {
+			continue
+		}
+		src, dst := filepath.Join(r.Root, f), filepath.Join(path, f)
+		fi, err := os.Lstat(src)
+		if err != nil || !fi.Mode().IsRegular() || exists(dst) {
+			continue
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return n, err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return n, err
+		}
+		if err := fsx.WriteFile(dst, data, fi.Mode().Perm()); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// exclude keeps the worktrees dir out of `git status` through
+// $GIT_COMMON_DIR/info/exclude, never by editing a tracked .gitignore. The
+// read-modify-write holds a flock so parallel `worktree new` calls do not
+// drop each other's line.
+func (r *Repo) exclude() error {
+	rel, err := filepath.Rel(r.Root, r.Dir)
+	if err != nil || strings.HasPrefix(rel, "..") || r.Bare {
+		return nil // outside the work tree: nothing to hide
+	}
+	line := "/" + filepath.ToSlash(rel) + "/"
+	info := filepath.Join(r.Common, "info")
+	if err := os.MkdirAll(info, 0o755); err != nil {
+		return err
+	}
+	lockPath := filepath.Join(info, ".claude-account-exclude.lock")
+	lf, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		return err
+	}
+	path := filepath.Join(info, "exclude")
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == line {
+			return nil
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	data = append(data, []byte("# claude-account worktrees\n"+line+"\n")...)
+	return fsx.WriteFile(path, data, 0o644)
+}

@@ -1,0 +1,188 @@
+package worktree
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitctx"
+)
+
+// DefaultDir is where worktrees go, relative to the repository root; Claude
+// Code uses the same place. account.toml [worktree] dir moves it, e.g. to a
+// sibling "../app.worktrees" when tools scan nested dirs.
+const DefaultDir = ".claude/worktrees"
+
+// Repo is a repository whose worktrees we manage.
+type Repo struct {
+	Common string // the common git dir
+	Root   string // the main worktree, or the bare repository's parent dir
+	Bare   bool
+	Dir    string // where new worktrees go
+	Git    Git    // runs in Root (or Common when bare)
+}
+
+// Open finds the repository of a context. dir is account.toml's
+// [worktree] dir ("" for the default); relative to Root.
+func Open(ctx gitctx.Context, dir string, env []string) (*Repo, error) {
+	if ctx.Kind == gitctx.NotGit {
+		return nil, errors.New("not in a git repository; cd into one (or use 'claude-account clone')")
+	}
+	r := &Repo{Common: ctx.CommonDir}
+	r.Bare = ctx.Kind == gitctx.Bare || isBareCommon(ctx.CommonDir)
+	if r.Bare {
+		r.Root = filepath.Dir(ctx.CommonDir)
+		r.Git = Git{Dir: ctx.CommonDir, Env: env}
+	} else {
+		r.Root = filepath.Dir(ctx.CommonDir) // <main>/.git
+		if filepath.Base(ctx.CommonDir) != ".git" {
+			// A submodule or --separate-git-dir: the main worktree is where git says.
+			r.Root = ctx.Toplevel
+		}
+		r.Git = Git{Dir: r.Root, Env: env}
+	}
+	if dir == "" {
+		dir = DefaultDir
+		if r.Bare {
+			dir = strings.TrimSuffix(filepath.Base(ctx.CommonDir), ".git") + ".worktrees"
+		}
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(r.Root, dir)
+	}
+	r.Dir = filepath.Clean(dir)
+	return r, nil
+}
+
+func isBareCommon(common string) bool {
+	data, err := os.ReadFile(filepath.Join(common, "config"))
+	return err == nil && strings.Contains(strings.ReplaceAll(string(data), " ", ""), "bare=true")
+}
+
+// PathFor is the worktree dir of a slug.
+func (r *Repo) PathFor(slug string) string { return filepath.Join(r.Dir, Flatten(slug)) }
+
+// Entry is one line group of `git worktree list --porcelain`.
+type Entry struct {
+	Path     string
+	HEAD     string
+	Branch   string // short name, "" when detached
+	Bare     bool
+	Detached bool
+	Locked   bool
+	Prunable bool
+}
+
+// Entries lists every worktree git knows of, the main one first.
+func (r *Repo) Entries() ([]Entry, error) {
+	out, err := r.Git.Run("worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var list []Entry
+	var cur *Entry
+	for _, line := range strings.Split(out, "\n") {
+		key, val, _ := strings.Cut(line, " ")
+		switch key {
+		case "worktree":
+			list = append(list, Entry{Path: val})
+			cur = &list[len(list)-1]
+		case "HEAD":
+			cur.HEAD = val
+		case "branch":
+			cur.Branch = strings.TrimPrefix(val, "refs/heads/")
+		case "bare":
+			cur.Bare = true
+		case "detached":
+			cur.Detached = true
+		case "locked":
+			cur.Locked = true
+		case "prunable":
+			cur.Prunable = true
+		}
+	}
+	return list, nil
+}
+
+// Find returns the worktree at path, or nil.
+func (r *Repo) Find(path string) (*Entry, error) {
+	list, err := r.Entries()
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		if samePath(list[i].Path, path) {
+			return &list[i], nil
+		}
+	}
+	return nil, nil
+}
+
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+// GitDir is the per-worktree git dir of a linked worktree.
+func GitDir(worktree string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(worktree, ".git"))
+	if err != nil {
+		return "", err
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok {
+		return "", errors.New(worktree + "/.git is not a gitdir file")
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(worktree, dir)
+	}
+	return dir, nil
+}
+
+// MetaFile, in a worktree's git dir, records how we made it; it goes away
+// with the worktree.
+const MetaFile = "claude-account.json"
+
+// Meta is the body of MetaFile.
+type Meta struct {
+	Slug      string    `json:"slug"`
+	Ephemeral bool      `json:"ephemeral"`
+	Base      string    `json:"base"`    // the ref it was made from
+	BaseOID   string    `json:"baseOid"` // and that ref's commit then
+	Created   time.Time `json:"created"`
+}
+
+// ReadMeta reads a worktree's record; nil when it has none (not ours).
+func ReadMeta(gitDir string) *Meta {
+	data, err := os.ReadFile(filepath.Join(gitDir, MetaFile))
+	if err != nil {
+		return nil
+	}
+	var m Meta
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	return &m
+}
+
+func writeMeta(gitDir string, m Meta) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return fsx.WriteFile(filepath.Join(gitDir, MetaFile), append(data, '\n'), 0o644)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil || !errors.Is(err, fs.ErrNotExist)
+}

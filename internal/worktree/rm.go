@@ -1,0 +1,270 @@
+package worktree
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/fsx"
+)
+
+// RemoveOptions are the settings of Remove.
+type RemoveOptions struct {
+	Force   bool
+	Running func(toplevel string) []string
+	Now     time.Time
+}
+
+// Removal says what Remove did, one line each.
+type Removal struct {
+	Path  string
+	Notes []string
+}
+
+// Resolve finds a worktree by slug, path or branch.
+func (r *Repo) Resolve(name string) (*Entry, error) {
+	entries, err := r.Entries()
+	if err != nil {
+		return nil, err
+	}
+	cands := []string{name}
+	if ValidateSlug(name) == nil {
+		cands = append(cands, r.PathFor(name))
+	}
+	for i := range entries {
+		e := &entries[i]
+		for _, c := range cands {
+			if samePath(e.Path, c) || filepath.IsAbs(c) && e.Path == c {
+				return e, nil
+			}
+		}
+		if e.Branch == name || e.Branch == Branch(name) {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("no worktree %q in this repository; 'claude-account worktree list' shows them", name)
+}
+
+// RemoveError is a refusal: the worktree holds work that removal would lose.
+type RemoveError struct{ msg string }
+
+func (e *RemoveError) Error() string { return e.msg }
+
+// Remove deletes a linked worktree without losing anything: it refuses
+// uncommitted changes, commits found on no other branch or remote, and a
+// running Claude, unless forced; forced, it first saves uncommitted work as a
+// commit under refs/claude-account/wip/<name>. Claude's transcripts move to
+// the account's archive. The branch goes only when everything on it is merged.
+func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
+	rm := &Removal{Path: e.Path}
+	if e.Bare || r.isMain(e) {
+		return nil, fmt.Errorf("%s is the main worktree; only linked worktrees can be removed", e.Path)
+	}
+	name := filepath.Base(e.Path)
+	if o.Running != nil {
+		if accts := o.Running(e.Path); len(accts) > 0 {
+			return nil, &RemoveError{fmt.Sprintf("claude (%s) runs in %s; stop it first ('claude-account close --account %s')", accts[0], e.Path, accts[0])}
+		}
+	}
+	g := r.Git.In(e.Path)
+	gitDir, _ := GitDir(e.Path)
+	m := ReadMeta(gitDir)
+	base := r.defaultBase()
+	if m != nil && m.Base != "" {
+		base = m.Base
+	}
+	wipRef := "refs/claude-account/wip/" + name
+	if !e.Prunable {
+		dirty, err := dirtyCount(g)
+		if err != nil {
+			return nil, err
+		}
+		if dirty > 0 && !o.Force {
+			return nil, &RemoveError{fmt.Sprintf("%s has %d uncommitted change(s); commit them, or --force saves them under %s first", e.Path, dirty, wipRef)}
+		}
+		if e.HEAD != "" {
+			n, err := unique(g, e.HEAD, e.Branch)
+			if err != nil {
+				return nil, err
+			}
+			if n > 0 && !o.Force {
+				if ok, _ := contained(g, base, e.HEAD); !ok {
+					keep := "branch " + e.Branch
+					if e.Branch == "" {
+						keep = wipRef + "-head"
+					}
+					return nil, &RemoveError{fmt.Sprintf("%s has %d commit(s) found on no other branch or remote; push or merge them, or --force keeps them reachable from %s", e.Path, n, keep)}
+				}
+			}
+			if n > 0 && e.Branch == "" {
+				// A detached HEAD has no branch to keep its commits alive.
+				if _, err := g.Run("update-ref", wipRef+"-head", e.HEAD); err != nil {
+					return nil, err
+				}
+				rm.Notes = append(rm.Notes, fmt.Sprintf("kept %d detached commit(s) as %s-head", n, wipRef))
+			}
+		}
+		if dirty > 0 {
+			if err := saveWIP(g, e.HEAD, wipRef, o.Now); err != nil {
+				return nil, err
+			}
+			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back with: git checkout -b rescue %s", wipRef, wipRef))
+		}
+		notes, err := r.archive(gitDir, name, o.Now)
+		rm.Notes = append(rm.Notes, notes...)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, err := r.Git.Run("worktree", "remove", "--force", "--", e.Path); err != nil {
+		if !e.Prunable {
+			return nil, err
+		}
+		if _, err := r.Git.Run("worktree", "prune"); err != nil {
+			return nil, err
+		}
+	}
+	if e.Branch != "" && e.HEAD != "" {
+		merged, _ := contained(r.Git, base, e.HEAD)
+		if merged {
+			if _, err := r.Git.Run("branch", "-D", "--", e.Branch); err == nil {
+				rm.Notes = append(rm.Notes, "deleted branch "+e.Branch+" (merged into "+base+")")
+			}
+		} else {
+			rm.Notes = append(rm.Notes, "kept branch "+e.Branch+" (not merged into "+base+")")
+		}
+	}
+	return rm, nil
+}
+
+func (r *Repo) isMain(e *Entry) bool {
+	return !r.Bare && samePath(e.Path, r.Root)
+}
+
+// saveWIP commits the working tree, untracked files included (ignored ones
+// not, as git stash -u), without touching the index or HEAD: a temporary
+// index is filled and written as a tree.
+func saveWIP(g Git, head, ref string, now time.Time) error {
+	tmp, err := os.CreateTemp("", "claude-account-wip-index-")
+	if err != nil {
+		return err
+	}
+	tmp.Close()
+	os.Remove(tmp.Name()) // git wants to create the index itself
+	defer os.Remove(tmp.Name())
+	idx := []string{"GIT_INDEX_FILE=" + tmp.Name()}
+	if head != "" {
+		if _, err := g.run(idx, "read-tree", head); err != nil {
+			return err
+		}
+	}
+	if _, err := g.run(idx, "add", "--all"); err != nil {
+		return err
+	}
+	tree, err := g.run(idx, "write-tree")
+	if err != nil {
+		return err
+	}
+	args := []string{"commit-tree", strings.TrimSpace(tree), "-m", "claude-account: uncommitted work saved " + now.UTC().Format(time.RFC3339)}
+	if head != "" {
+		args = append(args, "-p", head)
+	}
+	commit, err := g.Run(args...)
+	if err != nil {
+		return err
+	}
+	_, err = g.Run("update-ref", "-m", "claude-account worktree rm --force", ref, commit)
+	return err
+}
+
+// archive moves Claude's transcripts (projects/) of every account's runtime
+// in the worktree to <account dir>/archive/<repo>/<name>/, so that
+// claude --resume history outlives the worktree.
+func (r *Repo) archive(gitDir, name string, now time.Time) ([]string, error) {
+	var notes []string
+	runtimes, _ := filepath.Glob(filepath.Join(gitDir, "claude-runtime", "*", "workspace.json"))
+	for _, wsFile := range runtimes {
+		var ws struct {
+			Account    string `json:"account"`
+			AccountDir string `json:"accountDir"`
+		}
+		data, err := os.ReadFile(wsFile)
+		if err != nil || json.Unmarshal(data, &ws) != nil || ws.AccountDir == "" {
+			continue
+		}
+		src := filepath.Join(filepath.Dir(wsFile), "projects")
+		if _, err := os.Stat(src); err != nil {
+			continue
+		}
+		repo := strings.TrimSuffix(filepath.Base(r.Root), ".git")
+		if r.Bare {
+			repo = strings.TrimSuffix(filepath.Base(r.Common), ".git")
+		}
+		dst := filepath.Join(ws.AccountDir, "archive", repo, name, "projects")
+		if _, err := os.Stat(dst); err == nil {
+			dst += "-" + now.UTC().Format("20060102T150405Z")
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return notes, err
+		}
+		if err := os.Rename(src, dst); err != nil {
+			if !errors.Is(err, os.ErrExist) {
+				if err := copyTree(src, dst); err != nil {
+					return notes, fmt.Errorf("archiving %s: %w; nothing was removed", src, err)
+				}
+			}
+		}
+		notes = append(notes, fmt.Sprintf("archived %s's transcripts to %s", ws.Account, dst))
+	}
+	return notes, nil
+}
+
+// copyTree copies a directory across file systems (rename cannot).
+func copyTree(src, dst string) error {
+	return filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		switch {
+		case fi.IsDir():
+			return os.MkdirAll(target, 0o700)
+		case fi.Mode().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return fsx.WriteFile(target, data, fi.Mode().Perm())
+		}
+		return nil
+	})
+}
+
+// Idle reports whether a worktree holds no work: no uncommitted change and no
+// commit beyond the one it was made from; else why not.
+func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
+	g := r.Git.In(e.Path)
+	dirty, err := dirtyCount(g)
+	if err != nil {
+		return false, err.Error()
+	}
+	if dirty > 0 {
+		return false, fmt.Sprintf("%d uncommitted change(s)", dirty)
+	}
+	head, err := g.Run("rev-parse", "HEAD")
+	if err != nil {
+		return false, err.Error()
+	}
+	if m != nil && m.BaseOID != "" && head != m.BaseOID {
+		n, _, _ := aheadBehind(g, m.BaseOID, head)
+		if n > 0 {
+			return false, fmt.Sprintf("%d new commit(s)", n)
+		}
+	}
+	return true, ""
+}

@@ -1,0 +1,118 @@
+package worktree
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Info is what `worktree list` shows of one worktree.
+type Info struct {
+	Path         string    `json:"path"`
+	Branch       string    `json:"branch"` // "" when detached
+	HEAD         string    `json:"head"`
+	Main         bool      `json:"main"`
+	Ours         bool      `json:"ours"` // made by claude-account (it has our record)
+	Slug         string    `json:"slug,omitempty"`
+	Ephemeral    bool      `json:"ephemeral"`
+	Dirty        int       `json:"dirty"` // changed or untracked files
+	Ahead        int       `json:"ahead"` // commits not on the base
+	Behind       int       `json:"behind"`
+	Base         string    `json:"base"`
+	Merged       bool      `json:"merged"` // everything it has is on the base (squash merges included)
+	Created      time.Time `json:"created"`
+	RuntimeBytes int64     `json:"runtimeBytes"`
+	Running      []string  `json:"running"` // accounts with a Claude running there
+	GitDir       string    `json:"gitDir"`
+	Prunable     bool      `json:"prunable"`
+}
+
+// dirtyCount counts changed and untracked files (ignored ones do not count).
+func dirtyCount(g Git) (int, error) {
+	out, err := g.Run("status", "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, rec := range strings.Split(out, "\x00") {
+		if len(rec) > 3 {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// aheadBehind counts commits of head not on base, and of base not on head.
+func aheadBehind(g Git, base, head string) (int, int, error) {
+	out, err := g.Run("rev-list", "--left-right", "--count", head+"..."+base)
+	if err != nil {
+		return 0, 0, err
+	}
+	a, b, _ := strings.Cut(out, "\t")
+	ahead, _ := strconv.Atoi(a)
+	behind, _ := strconv.Atoi(b)
+	return ahead, behind, nil
+}
+
+// contained reports whether merging head into base would change nothing:
+// head is an ancestor of base, or its changes are already there (a squash
+// merge or cherry-picks), which merge-tree sees without touching any worktree.
+func contained(g Git, base, head string) (bool, error) {
+	if ok, err := g.OK("merge-base", "--is-ancestor", head, base); err != nil || ok {
+		return ok, err
+	}
+	tree, err := g.Run("merge-tree", "--write-tree", base, head)
+	if err != nil {
+		return false, nil // conflicts: certainly not contained
+	}
+	baseTree, err := g.Run("rev-parse", base+"^{tree}")
+	if err != nil {
+		return false, err
+	}
+	return strings.SplitN(tree, "\n", 2)[0] == baseTree, nil
+}
+
+// unique counts commits of head found on no other branch, tag or remote
+// (its own branch excluded): work that removing the branch would lose.
+func unique(g Git, head, branch string) (int, error) {
+	args := []string{"rev-list", "--count", head, "--not"}
+	if branch != "" {
+		// --branches matches short names: refs/heads/ must not be in the pattern.
+		args = append(args, "--exclude="+branch)
+	}
+	args = append(args, "--branches", "--tags", "--remotes")
+	out, err := g.Run(args...)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(out)
+}
+
+// dirSize adds up the sizes of the files under dir.
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// created is when a worktree was made: our record, else the mtime of the
+// commondir file git writes once when it adds a worktree.
+func created(gitDir string, m *Meta) time.Time {
+	if m != nil && !m.Created.IsZero() {
+		return m.Created
+	}
+	if fi, err := os.Stat(filepath.Join(gitDir, "commondir")); err == nil {
+		return fi.ModTime().UTC()
+	}
+	return time.Time{}
+}
