@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
@@ -90,6 +91,12 @@ func (c *RunCmd) Run(d *Deps) error {
 		return err
 	}
 	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout}))
+	if plan.Large {
+		// We wait for Claude's whole session: keep one copy of a 100 MB
+		// .claude.json in memory no longer than needed.
+		plan = nil
+		debug.FreeOSMemory()
+	}
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: args, Env: childEnv.List(), Dir: d.Dir,
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,

@@ -77,7 +77,49 @@ func Splice(doc []byte, keys []Key) (out []byte, changed bool, err error) {
 	if !gjson.ValidBytes(doc) {
 		return nil, false, syntaxError(doc)
 	}
+	return join(build(doc, obj, keys, p)), true, nil
+}
+
+// SplicePieces is Splice without the final copy: out is the new document as
+// pieces, most of them slices of doc, in order. Writing them one after the
+// other to a file costs no second copy of a large document in memory. When
+// nothing changes, pieces is nil.
+func SplicePieces(doc []byte, keys []Key) (pieces [][]byte, changed bool, err error) {
+	if err := checkKeys(keys); err != nil {
+		return nil, false, err
+	}
+	if isBlank(doc) {
+		out, changed, err := spliceBlank(doc, keys)
+		if !changed || err != nil {
+			return nil, changed, err
+		}
+		return [][]byte{out}, true, nil
+	}
+	obj, err := scanObject(doc)
+	if err != nil {
+		return nil, false, err
+	}
+	p := locate(doc, obj, keys)
+	if !p.changed {
+		return nil, false, nil
+	}
+	if !gjson.ValidBytes(doc) {
+		return nil, false, syntaxError(doc)
+	}
 	return build(doc, obj, keys, p), true, nil
+}
+
+// join copies pieces into one allocation of the right size.
+func join(pieces [][]byte) []byte {
+	size := 0
+	for _, piece := range pieces {
+		size += len(piece)
+	}
+	out := make([]byte, 0, size)
+	for _, piece := range pieces {
+		out = append(out, piece...)
+	}
+	return out
 }
 
 // A plan says what Splice does to each member and key.
@@ -183,7 +225,7 @@ func spliceBlank(doc []byte, keys []Key) ([]byte, bool, error) {
 }
 
 // build splices the managed keys into doc, a valid object, following p.
-func build(doc []byte, obj object, keys []Key, p plan) []byte {
+func build(doc []byte, obj object, keys []Key, p plan) [][]byte {
 	st := styleOf(doc, obj)
 	const (
 		keep = iota
@@ -205,7 +247,7 @@ func build(doc []byte, obj object, keys []Key, p plan) []byte {
 		}
 	}
 
-	// Collect the pieces of the output, then copy them into one allocation.
+	// Collect the pieces of the output; join copies them when asked.
 	comma, closeBrace := []byte{','}, []byte{'}'}
 	pieces := make([][]byte, 0, 4*n+5*len(keys)+4)
 	pieces = append(pieces, doc[:obj.open+1])
@@ -250,16 +292,7 @@ func build(doc []byte, obj object, keys []Key, p plan) []byte {
 	default:
 		pieces = append(pieces, doc[obj.members[n-1].end:])
 	}
-
-	size := 0
-	for _, piece := range pieces {
-		size += len(piece)
-	}
-	out := make([]byte, 0, size)
-	for _, piece := range pieces {
-		out = append(out, piece...)
-	}
-	return out
+	return pieces
 }
 
 // Get returns a copy of the value of the top-level key name in doc, as

@@ -193,6 +193,10 @@ func FuzzSplice(f *testing.F) {
 		if !bytes.Equal(doc, orig) {
 			t.Fatal("input modified")
 		}
+		pieces, pchanged, perr := SplicePieces(doc, keys)
+		if pchanged != changed || (perr == nil) != (err == nil) || changed && !bytes.Equal(join(pieces), out) {
+			t.Fatalf("SplicePieces disagrees with Splice: changed %v/%v, err %v/%v", pchanged, changed, perr, err)
+		}
 		keysOK := name1 != name2
 		for _, k := range keys {
 			keysOK = keysOK && utf8.ValidString(k.Name) && (k.Raw == nil || json.Valid(k.Raw))

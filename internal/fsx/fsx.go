@@ -24,6 +24,27 @@ func WriteSecret(path string, data []byte) error {
 	return renameio.WriteFile(path, data, 0o600, renameio.WithStaticPermissions(0o600))
 }
 
+// WriteSecretPieces is WriteSecret for content given as pieces, written one
+// after the other: a large file spliced from its old content is never
+// assembled in memory a second time.
+func WriteSecretPieces(path string, pieces [][]byte) (err error) {
+	f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o600), renameio.WithStaticPermissions(0o600))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Cleanup(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	for _, p := range pieces {
+		if _, err := f.Write(p); err != nil {
+			return err
+		}
+	}
+	return f.CloseAtomicallyReplace()
+}
+
 // WriteIfChanged writes data only when path does not already hold exactly
 // data, so an idempotent step leaves mtimes alone. It reports whether it wrote.
 func WriteIfChanged(path string, data []byte, mode fs.FileMode) (bool, error) {

@@ -34,7 +34,8 @@ type Step struct {
 	Op     Op
 	Path   string
 	Target string // Link: the link's target; Move: the new path
-	Data   []byte // Write
+	Data   []byte   // Write
+	Pieces [][]byte // Write, instead of Data: written one after the other
 	Mode   fs.FileMode
 	Secret bool // Write: 0600 from the first byte
 	Why    string
@@ -56,6 +57,9 @@ type Plan struct {
 	Layout
 	Steps []Step
 	Notes []string // one-line notices for the user
+	// Large says a big file was read: the launcher, which waits for Claude's
+	// whole session, should hand that memory back before it waits.
+	Large bool
 }
 
 // Linked are the account entries a runtime links to, whole: per-file links
@@ -245,7 +249,9 @@ func (p *Plan) Apply() error {
 		case Unlink:
 			err = os.Remove(s.Path)
 		case Write:
-			if s.Secret {
+			if s.Pieces != nil {
+				err = fsx.WriteSecretPieces(s.Path, s.Pieces)
+			} else if s.Secret {
 				err = fsx.WriteSecret(s.Path, s.Data)
 			} else {
 				err = fsx.WriteFile(s.Path, s.Data, s.Mode)

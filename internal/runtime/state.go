@@ -138,6 +138,7 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	if err != nil {
 		return err
 	}
+	p.Large = p.Large || len(cur) > 4<<20 || len(acct) > 4<<20
 	if cur == nil && acct != nil {
 		// A new runtime starts from the account's login and onboarding.
 		for _, k := range IdentityKeys {
@@ -146,12 +147,12 @@ func (p *Plan) planState(in Input, fresh bool) error {
 			}
 		}
 	}
-	out, changed, err := coalesce.Splice(cur, dedupe(keys))
+	pieces, changed, err := coalesce.SplicePieces(cur, dedupe(keys))
 	if err != nil {
 		return fileError(state, err, "fix the JSON by hand or restore it from "+filepath.Join(dir, "backups"))
 	}
-	if changed || fresh && cur == nil && out != nil {
-		p.Steps = append(p.Steps, Step{Op: Write, Path: state, Data: out, Secret: true, Why: "account's MCP servers"})
+	if changed {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: state, Pieces: pieces, Secret: true, Why: "account's MCP servers"})
 	}
 
 	if !slices.Equal(next.SettingsKeys, prev.SettingsKeys) || next.SettingsKeys != nil && !exists(managedPath) {
