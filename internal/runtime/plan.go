@@ -33,7 +33,7 @@ const (
 type Step struct {
 	Op     Op
 	Path   string
-	Target string // Link: the link's target; Move: the new path
+	Target string   // Link: the link's target; Move: the new path
 	Data   []byte   // Write
 	Pieces [][]byte // Write, instead of Data: written one after the other
 	Mode   fs.FileMode
