@@ -136,7 +136,7 @@ func Load(name, dir string) (*Account, error) {
 	}
 	a := &Account{Name: name, Dir: dir}
 	path := filepath.Join(dir, FileName)
-	data, err := os.ReadFile(path)
+	data, err := fsx.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		a.Config.Name = name

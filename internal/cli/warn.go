@@ -17,7 +17,7 @@ import (
 func warnOnce(d *Deps, configDir string, found []doctor.Finding) {
 	path := filepath.Join(d.Env.StateHome(), "claude-account", "warned.json")
 	seen := map[string][]string{}
-	if data, err := os.ReadFile(path); err == nil {
+	if data, err := fsx.ReadFile(path); err == nil {
 		_ = json.Unmarshal(data, &seen) // a damaged record only repeats warnings
 	}
 	var now []string

@@ -108,13 +108,13 @@ func MakePlan(in Input) (*Plan, error) {
 	}
 	wsData = append(wsData, '\n')
 
+	// The binding is read once: when its bytes are what we would write, it
+	// is ours and nothing is decoded.
+	cur, curErr := fsx.ReadFile(filepath.Join(dir, WorkspaceFile))
 	fresh := !exists(dir)
-	if !fresh {
-		old, err := ReadWorkspace(filepath.Join(dir, WorkspaceFile))
-		if err != nil {
-			return nil, err
-		}
-		if old != nil && (old.Toplevel != ws.Toplevel || old.Fingerprint != ws.Fingerprint) {
+	if !fresh && curErr == nil && !bytes.Equal(cur, wsData) {
+		var old Workspace
+		if json.Unmarshal(cur, &old) == nil && (old.Toplevel != ws.Toplevel || old.Fingerprint != ws.Fingerprint) {
 			moved := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
 			p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "bound to " + old.Toplevel})
 			p.Notes = append(p.Notes, fmt.Sprintf("%s was made for %s, not %s (copied or moved?); kept it as %s and started fresh", dir, old.Toplevel, ws.Toplevel, moved))
@@ -140,8 +140,8 @@ func MakePlan(in Input) (*Plan, error) {
 		return nil, err
 	}
 
-	// A missing or unreadable binding is rewritten either way.
-	cur, _ := os.ReadFile(filepath.Join(dir, WorkspaceFile))
+	// A missing, unreadable or damaged binding is rewritten: it cannot prove
+	// the dir belongs to another workspace.
 	if fresh || !bytes.Equal(cur, wsData) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: filepath.Join(dir, WorkspaceFile), Data: wsData, Mode: 0o600, Why: "workspace binding"})
 	}
@@ -222,7 +222,7 @@ func kindOf(fi fs.FileInfo) string {
 
 // ReadWorkspace reads a runtime's binding; (nil, nil) when there is none.
 func ReadWorkspace(path string) (*Workspace, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsx.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

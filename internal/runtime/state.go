@@ -12,6 +12,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/coalesce"
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/mcp"
 	"github.com/claude-account/claude-account/internal/trust"
 )
@@ -45,7 +46,7 @@ func fileError(path string, err error, fix string) error {
 
 // readOptional reads a file that may be missing (nil, nil).
 func readOptional(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsx.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -219,13 +220,19 @@ func dedupe(keys []coalesce.Key) []coalesce.Key {
 	return out
 }
 
+// samePath reports whether a and b name the same entry: the same name in
+// the same directory, however the directories are spelled (two stats, not a
+// walk of every component).
 func samePath(a, b string) bool {
 	if a == b {
 		return true
 	}
-	ra, err1 := filepath.EvalSymlinks(filepath.Dir(a))
-	rb, err2 := filepath.EvalSymlinks(filepath.Dir(b))
-	return err1 == nil && err2 == nil && filepath.Join(ra, filepath.Base(a)) == filepath.Join(rb, filepath.Base(b))
+	if filepath.Base(a) != filepath.Base(b) {
+		return false
+	}
+	da, err1 := os.Stat(filepath.Dir(a))
+	db, err2 := os.Stat(filepath.Dir(b))
+	return err1 == nil && err2 == nil && os.SameFile(da, db)
 }
 
 func isSymlink(path string) bool {

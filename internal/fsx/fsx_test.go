@@ -1,0 +1,76 @@
+package fsx
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 511, 512, 513, 1 << 20} {
+		want := bytes.Repeat([]byte{'x'}, size)
+		p := filepath.Join(dir, "f")
+		if err := os.WriteFile(p, want, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(p)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("size %d: got %d bytes, %v", size, len(got), err)
+		}
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing file: %v, want fs.ErrNotExist", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no mkfifo:", err)
+	}
+	// A FIFO with no writer must not block: O_NONBLOCK makes the read end at once.
+	if got, err := ReadFile(fifo); err != nil || len(got) != 0 {
+		t.Fatalf("fifo: %q, %v", got, err)
+	}
+}
+
+func TestWriteSecretPieces(t *testing.T) {
+	p := filepath.Join(t.TempDir(), ".claude.json")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSecretPieces(p, [][]byte{[]byte("{"), []byte(`"a":1`), []byte("}")}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	fi, _ := os.Stat(p)
+	if string(got) != `{"a":1}` || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("got %q mode %v; want {\"a\":1} 0600", got, fi.Mode().Perm())
+	}
+}
+
+func TestSymlinkRefusesToReplaceAFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "commands")
+	if err := os.Mkdir(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Symlink("/elsewhere", p); err == nil {
+		t.Fatal("a directory was replaced by a link")
+	}
+	l := filepath.Join(dir, "link")
+	if changed, err := Symlink("/a", l); err != nil || !changed {
+		t.Fatalf("new link: %v, %v", changed, err)
+	}
+	if changed, err := Symlink("/a", l); err != nil || changed {
+		t.Fatalf("same link again: changed=%v, %v; want no change", changed, err)
+	}
+	if changed, err := Symlink("/b", l); err != nil || !changed {
+		t.Fatalf("retarget: %v, %v", changed, err)
+	}
+	if got, _ := os.Readlink(l); got != "/b" {
+		t.Fatalf("link points to %s, want /b", got)
+	}
+}

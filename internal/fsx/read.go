@@ -1,0 +1,52 @@
+package fsx
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// ReadFile reads a whole file with plain system calls. os.ReadFile registers
+// every file with the runtime poller first, which costs four extra fcntl and
+// epoll calls per file: on the launch path, that doubles the cost of the
+// handful of small reads. O_NONBLOCK keeps a FIFO planted where a file belongs
+// from hanging the launch. Errors are *fs.PathError, so errors.Is(err,
+// fs.ErrNotExist) works as with os.ReadFile.
+func ReadFile(path string) ([]byte, error) {
+	fd, err := retry(func() (int, error) {
+		return syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	size := 512
+	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > 0 {
+		size = int(st.Size) + 1 // one more, to see the end without a second allocation
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := retry(func() (int, error) { return syscall.Read(fd, buf[len(buf):cap(buf)]) })
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
+}
+
+// retry repeats a system call interrupted by a signal: the Go runtime sends
+// itself SIGURG to preempt goroutines.
+func retry(call func() (int, error)) (int, error) {
+	for {
+		n, err := call()
+		if err != syscall.EINTR {
+			return n, err
+		}
+	}
+}
