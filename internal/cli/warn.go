@@ -9,6 +9,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/tidwall/gjson"
 )
 
 // warnOnce prints each launch-time finding once per cause: a problem that
@@ -17,7 +18,11 @@ import (
 func warnOnce(d *Deps, configDir string, found []doctor.Finding) {
 	path := filepath.Join(d.Env.StateHome(), "claude-account", "warned.json")
 	seen := map[string][]string{}
-	if data, err := fsx.ReadFile(path); err == nil {
+	data, err := fsx.ReadFile(path)
+	if len(found) == 0 && (err != nil || !gjson.GetBytes(data, gjson.Escape(configDir)).Exists()) {
+		return // nothing to warn about and nothing recorded: the usual launch
+	}
+	if err == nil {
 		_ = json.Unmarshal(data, &seen) // a damaged record only repeats warnings
 	}
 	var now []string
@@ -35,8 +40,7 @@ func warnOnce(d *Deps, configDir string, found []doctor.Finding) {
 	} else {
 		seen[configDir] = now
 	}
-	data, err := json.Marshal(seen)
-	if err == nil && os.MkdirAll(filepath.Dir(path), 0o700) == nil {
+	if data, err = json.Marshal(seen); err == nil && os.MkdirAll(filepath.Dir(path), 0o700) == nil {
 		_ = fsx.WriteFile(path, data, 0o600)
 	}
 }

@@ -52,6 +52,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/claude-account/claude-account/internal/account"
 )
 
 // Settings modes and project MCP policies, as account.toml spells them.
@@ -119,7 +122,6 @@ func (e *SpecError) Error() string {
 	return b.String()
 }
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // knownFields are the spec's top-level fields, in the order of the doc above.
 var knownFields = []string{
@@ -158,7 +160,7 @@ func ParseSpec(data []byte, file string) (*Spec, error) {
 	if err := strictDecode(raw, &name); err != nil {
 		return nil, p.fail("name", jsonProblem(raw, err, "a string"))
 	}
-	if !nameRE.MatchString(name) {
+	if account.ValidateName(name) != nil {
 		p.account = name
 		return nil, p.fail("name", "must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')")
 	}
@@ -585,11 +587,13 @@ func jsonKind(v any) string {
 	}
 }
 
-var simpleAttr = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_'-]*$`)
+// simpleAttr is a lazily compiled pattern: it is only needed to word an
+// error, and compiling it at init would cost every launch of the program.
+var simpleAttr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_'-]*$`) })
 
 // attrName spells an attribute name as Nix does in an option path.
 func attrName(name string) string {
-	if simpleAttr.MatchString(name) {
+	if simpleAttr().MatchString(name) {
 		return name
 	}
 	return strconv.Quote(name)

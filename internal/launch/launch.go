@@ -109,18 +109,15 @@ var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, sys
 // fg) reach it directly; the launcher forwards only what was sent to it alone,
 // so Claude never sees one Ctrl-C twice (it would take that as "exit").
 func Run(s Spec) (Status, error) {
-	cmd := exec.Command(s.Path, s.Args...)
-	cmd.Env, cmd.Dir = s.Env, s.Dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, s.Stdout, s.Stderr
-
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, forwarded...)
 	defer signal.Stop(sigs)
-	if err := cmd.Start(); err != nil {
+	pid, wait, err := start(s)
+	if err != nil {
 		return Status{}, fmt.Errorf("starting %s: %w", s.Path, err)
 	}
 	if s.Started != nil {
-		s.Started(cmd.Process.Pid)
+		s.Started(pid)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -128,26 +125,65 @@ func Run(s Spec) (Status, error) {
 			select {
 			case sig := <-sigs:
 				if !fromTerminal(sig.(syscall.Signal)) {
-					_ = cmd.Process.Signal(sig)
+					_ = syscall.Kill(pid, sig.(syscall.Signal))
 				}
 			case <-done:
 				return
 			}
 		}
 	}()
-	err := cmd.Wait()
+	ws, err := wait()
 	close(done)
-	if err == nil {
-		return Status{}, nil
-	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
+	if err != nil {
 		return Status{}, err
 	}
-	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	if ws.Signaled() {
 		return Status{Signal: ws.Signal()}, nil
 	}
-	return Status{Code: ee.ExitCode()}, nil
+	return Status{Code: ws.ExitStatus()}, nil
+}
+
+// start forks Claude. With the terminal's own files (the launcher's case) it
+// uses syscall.ForkExec directly: os/exec would first probe for pidfd support
+// by forking a throwaway child, a cost paid on every launch. Anything else
+// (tests writing to buffers) goes through os/exec, which copies.
+func start(s Spec) (int, func() (syscall.WaitStatus, error), error) {
+	files := make([]uintptr, 0, 3)
+	for _, f := range []any{s.Stdin, s.Stdout, s.Stderr} {
+		if osf, ok := f.(*os.File); ok && osf != nil {
+			files = append(files, osf.Fd())
+		}
+	}
+	if len(files) == 3 {
+		pid, err := syscall.ForkExec(s.Path, append([]string{s.Path}, s.Args...),
+			&syscall.ProcAttr{Dir: s.Dir, Env: s.Env, Files: files})
+		if err != nil {
+			return 0, nil, err
+		}
+		return pid, func() (syscall.WaitStatus, error) {
+			var ws syscall.WaitStatus
+			for {
+				_, err := syscall.Wait4(pid, &ws, 0, nil)
+				if err != syscall.EINTR {
+					return ws, err
+				}
+			}
+		}, nil
+	}
+	cmd := exec.Command(s.Path, s.Args...)
+	cmd.Env, cmd.Dir = s.Env, s.Dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, s.Stdout, s.Stderr
+	if err := cmd.Start(); err != nil {
+		return 0, nil, err
+	}
+	return cmd.Process.Pid, func() (syscall.WaitStatus, error) {
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			return 0, err
+		}
+		return cmd.ProcessState.Sys().(syscall.WaitStatus), nil
+	}, nil
 }
 
 // fromTerminal reports whether sig is one the terminal sends to the whole

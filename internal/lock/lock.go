@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/jsonx"
 )
 
 // Dir is the per-user lock directory: $XDG_RUNTIME_DIR/claude-account, else
@@ -150,14 +151,19 @@ func (l *Lock) SetClaudePID(pid int) error {
 // write replaces the body in place: the file is never replaced or deleted
 // while locked, since a lock on a renamed-away inode would lock nothing.
 func (l *Lock) write() error {
-	data, err := json.Marshal(l.holder)
-	if err != nil {
-		return err
+	h := l.holder
+	fields := []jsonx.Field{{Name: "pid", Value: jsonx.Int(h.PID)}}
+	if h.ClaudePID != 0 {
+		fields = append(fields, jsonx.Field{Name: "claudePid", Value: jsonx.Int(h.ClaudePID)})
 	}
+	data := jsonx.Object(false, append(fields,
+		jsonx.Field{Name: "account", Value: jsonx.String(h.Account)},
+		jsonx.Field{Name: "workspace", Value: jsonx.String(h.Workspace)},
+		jsonx.Field{Name: "started", Value: jsonx.String(h.Started.Format(time.RFC3339Nano))})...)
 	if err := l.f.Truncate(0); err != nil {
 		return err
 	}
-	_, err = l.f.WriteAt(append(data, '\n'), 0)
+	_, err := l.f.WriteAt(append(data, '\n'), 0)
 	return err
 }
 

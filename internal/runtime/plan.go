@@ -14,6 +14,7 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/jsonx"
 	"github.com/claude-account/claude-account/internal/trust"
 )
 
@@ -78,6 +79,17 @@ type Workspace struct {
 	GitDir      string `json:"gitDir"`
 }
 
+// encode is json.MarshalIndent of ws with a final newline, without its
+// reflection cost on every launch.
+func (ws Workspace) encode() []byte {
+	return jsonx.Object(true,
+		jsonx.Field{Name: "account", Value: jsonx.String(ws.Account)},
+		jsonx.Field{Name: "accountDir", Value: jsonx.String(ws.AccountDir)},
+		jsonx.Field{Name: "toplevel", Value: jsonx.String(ws.Toplevel)},
+		jsonx.Field{Name: "fingerprint", Value: jsonx.String(ws.Fingerprint)},
+		jsonx.Field{Name: "gitDir", Value: jsonx.String(ws.GitDir)})
+}
+
 // Input is what a plan is made from.
 type Input struct {
 	Account *account.Account
@@ -102,11 +114,7 @@ func MakePlan(in Input) (*Plan, error) {
 	}
 	dir := in.Layout.ConfigDir
 	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
-	wsData, err := json.MarshalIndent(ws, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	wsData = append(wsData, '\n')
+	wsData := ws.encode()
 
 	// The binding is read once: when its bytes are what we would write, it
 	// is ours and nothing is decoded.

@@ -15,6 +15,7 @@ import (
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/mcp"
 	"github.com/claude-account/claude-account/internal/trust"
+	"github.com/tidwall/gjson"
 )
 
 // OverlayRel is where a workspace keeps its project MCP servers.
@@ -73,7 +74,11 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	prev := managed{}
 	managedPath := filepath.Join(dir, ManagedFile)
 	if data, err := current(managedPath); err == nil && data != nil {
-		_ = json.Unmarshal(data, &prev) // a damaged record only forgets old keys
+		// gjson, not encoding/json: no reflection on the launch path. A
+		// damaged record only forgets old keys.
+		for _, k := range gjson.GetBytes(data, "settingsKeys").Array() {
+			prev.SettingsKeys = append(prev.SettingsKeys, k.String())
+		}
 	}
 	next := prev
 
@@ -157,7 +162,7 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	}
 
 	if !slices.Equal(next.SettingsKeys, prev.SettingsKeys) || next.SettingsKeys != nil && !exists(managedPath) {
-		data, _ := json.Marshal(next)
+		data, _ := json.Marshal(next) // rare: only when the declaration changes
 		p.Steps = append(p.Steps, Step{Op: Write, Path: managedPath, Data: append(data, '\n'), Mode: 0o600, Why: "declared settings keys"})
 	}
 	return nil
