@@ -122,7 +122,6 @@ func (e *SpecError) Error() string {
 	return b.String()
 }
 
-
 // knownFields are the spec's top-level fields, in the order of the doc above.
 var knownFields = []string{
 	"name", "claude", "settings", "settingsMode", "mcpServers", "commands",

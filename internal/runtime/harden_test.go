@@ -17,41 +17,25 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
-
-// launcher builds cmd/claude-account once per test binary.
+// launcher builds cmd/claude-account into the test's temp dir (go's build
+// cache keeps this to a link).
 func launcher(t *testing.T) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go not on PATH: cannot build the launcher")
 	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "claude-account-harden-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "claude-account")
-		out, err := exec.Command(goBin, "build", "-o", builtBin, "github.com/claude-account/claude-account/cmd/claude-account").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	bin := filepath.Join(t.TempDir(), "claude-account")
+	out, err := exec.Command(goBin, "build", "-o", bin, "github.com/claude-account/claude-account/cmd/claude-account").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return builtBin
+	return bin
 }
 
 // world is a private HOME, XDG dirs, TMPDIR and git identity, with a stub
