@@ -26,6 +26,7 @@ func (r *Repo) List(running func(toplevel string) []string) ([]Info, error) {
 	if len(out) > 0 && !r.Bare {
 		out[0].Main = true
 	}
+	bases := &baseCache{r: r, oids: map[string]string{}}
 	sem := make(chan struct{}, 2*runtime.NumCPU())
 	errs := make([]error, len(out))
 	var wg sync.WaitGroup
@@ -34,7 +35,7 @@ func (r *Repo) List(running func(toplevel string) []string) ([]Info, error) {
 		sem <- struct{}{}
 		go func(in *Info, errp *error) {
 			defer func() { <-sem; wg.Done() }()
-			*errp = r.describe(in, running)
+			*errp = r.describe(in, running, bases.oid)
 		}(&out[i], &errs[i])
 	}
 	wg.Wait()
@@ -46,7 +47,7 @@ func (r *Repo) List(running func(toplevel string) []string) ([]Info, error) {
 	return out, nil
 }
 
-func (r *Repo) describe(in *Info, running func(string) []string) error {
+func (r *Repo) describe(in *Info, running func(string) []string, baseOID func(string) string) error {
 	if in.Prunable {
 		return nil // its directory is gone; git worktree prune will forget it
 	}
@@ -68,7 +69,9 @@ func (r *Repo) describe(in *Info, running func(string) []string) error {
 	if in.Dirty, err = dirtyCount(g); err != nil {
 		return err
 	}
-	if in.HEAD != "" {
+	if in.HEAD != "" && in.HEAD == baseOID(in.Base) {
+		in.Merged = true // on the base commit itself: nothing ahead or behind, no process needed
+	} else if in.HEAD != "" {
 		if in.Ahead, in.Behind, err = aheadBehind(g, in.Base, in.HEAD); err != nil {
 			return err
 		}
@@ -88,4 +91,22 @@ func (r *Repo) describe(in *Info, running func(string) []string) error {
 		in.Running = []string{}
 	}
 	return nil
+}
+
+// baseCache resolves each base ref once for all worktrees.
+type baseCache struct {
+	r    *Repo
+	mu   sync.Mutex
+	oids map[string]string
+}
+
+func (c *baseCache) oid(ref string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if oid, ok := c.oids[ref]; ok {
+		return oid
+	}
+	oid, _ := c.r.Git.Run("rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	c.oids[ref] = oid
+	return oid
 }

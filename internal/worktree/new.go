@@ -41,22 +41,18 @@ func (r *Repo) New(o Options) (*Result, error) {
 	path := r.PathFor(o.Slug)
 	branch := Branch(o.Slug)
 	res := &Result{Path: path, Branch: branch}
-	entries, err := r.Entries()
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range entries {
-		if samePath(e.Path, path) {
-			res.Notes = append(res.Notes, "reusing the existing worktree "+path)
-			res.Branch = e.Branch
-			return res, nil
-		}
-		if e.Branch == branch {
-			return nil, fmt.Errorf("branch %s is already checked out in %s; use that worktree, or pick another name", branch, e.Path)
-		}
-	}
 	if exists(path) {
-		return nil, fmt.Errorf("%s exists but is not a worktree of this repository; move it away or pick another name", path)
+		// Only then ask git which worktrees it has: reuse, or refuse.
+		e, err := r.Find(path)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			return nil, fmt.Errorf("%s exists but is not a worktree of this repository; move it away or pick another name", path)
+		}
+		res.Notes = append(res.Notes, "reusing the existing worktree "+path)
+		res.Branch = e.Branch
+		return res, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
@@ -77,13 +73,17 @@ func (r *Repo) New(o Options) (*Result, error) {
 	if len(o.SparsePaths) > 0 {
 		add = append(add, "--no-checkout")
 	}
-	if ok, _ := r.Git.OK("rev-parse", "--verify", "--quiet", "refs/heads/"+branch); ok {
+	if r.hasRef("refs/heads/" + branch) {
 		res.Notes = append(res.Notes, "checked out the existing branch "+branch+" as it is")
 		add = append(add, "--", path, branch)
 	} else {
 		add = append(add, "-b", branch, "--", path, baseOID)
 	}
 	if _, err := r.Git.Run(add...); err != nil {
+		// git names the other worktree; say it as one sentence with the way out.
+		if e := r.holderOf(branch); e != nil {
+			return nil, fmt.Errorf("branch %s is already checked out in %s; use that worktree, or pick another name", branch, e.Path)
+		}
 		return nil, err
 	}
 	res.Created = true
@@ -110,23 +110,33 @@ func (r *Repo) New(o Options) (*Result, error) {
 	return res, err
 }
 
+// holderOf is the worktree that has branch checked out, or nil.
+func (r *Repo) holderOf(branch string) *Entry {
+	entries, err := r.Entries()
+	if err != nil {
+		return nil
+	}
+	for i := range entries {
+		if entries[i].Branch == branch {
+			return &entries[i]
+		}
+	}
+	return nil
+}
+
 // defaultBase is the remote's default branch (origin/HEAD), else the main
 // worktree's branch (its name, not "HEAD": that would mean each worktree's
 // own HEAD wherever it is resolved).
 func (r *Repo) defaultBase() string {
-	if ref, err := r.Git.Run("symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil && ref != "" {
-		return ref
+	if ref, ok := r.symref("refs/remotes/origin/HEAD"); ok {
+		return strings.TrimPrefix(ref, "refs/remotes/")
 	}
-	if r.Bare {
-		if ref, err := r.Git.Run("symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
-			if ok, _ := r.Git.OK("rev-parse", "--verify", "--quiet", "refs/remotes/origin/"+ref); ok {
-				return "origin/" + ref
-			}
-			return ref
+	if ref, ok := r.symref("HEAD"); ok {
+		branch := strings.TrimPrefix(ref, "refs/heads/")
+		if r.Bare && r.hasRef("refs/remotes/origin/"+branch) {
+			return "origin/" + branch
 		}
-	}
-	if ref, err := r.Git.Run("symbolic-ref", "--quiet", "--short", "HEAD"); err == nil && ref != "" {
-		return ref
+		return branch
 	}
 	if oid, err := r.Git.Run("rev-parse", "--verify", "--quiet", "HEAD"); err == nil {
 		return oid
