@@ -50,6 +50,11 @@ func (c *CloseCmd) Run(d *Deps) error {
 		if h.Workspace != "" {
 			where = "in " + d.Env.TildePath(h.Workspace)
 		}
+		if h.PID <= 0 {
+			// kill(0) would signal our own process group.
+			failed = append(failed, fmt.Sprintf("claude (%s) %s has just started and not yet written its PID to %s; run close again in a moment", h.Account, where, h.Path))
+			continue
+		}
 		if err := syscall.Kill(h.PID, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
 			failed = append(failed, fmt.Sprintf("PID %d: %v", h.PID, err))
 			continue

@@ -46,7 +46,7 @@ func readHook(d *Deps) (*hookInput, error) {
 	}
 	if in.Cwd != "" {
 		if !filepath.IsAbs(in.Cwd) {
-			return nil, fmt.Errorf("hook: cwd %q is not absolute", in.Cwd)
+			return nil, fmt.Errorf("hook: cwd %q in the hook's JSON is not absolute; Claude Code sends an absolute path, so check what runs this hook", in.Cwd)
 		}
 		d.Dir = in.Cwd
 	}
@@ -80,7 +80,7 @@ func (c *HookCreateCmd) Run(d *Deps) error {
 		return err
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintln(d.Stderr, "claude-account: "+n)
+		d.notef("%s", n)
 	}
 	fmt.Fprintln(d.Stdout, res.Path)
 	return nil
@@ -115,7 +115,7 @@ func (c *HookRemoveCmd) Run(d *Deps) error {
 		return err
 	}
 	for _, n := range rm.Notes {
-		fmt.Fprintln(d.Stderr, "claude-account: "+n)
+		d.notef("%s", n)
 	}
 	return nil
 }

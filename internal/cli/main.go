@@ -15,6 +15,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/launch"
+	"github.com/claude-account/claude-account/internal/lock"
 )
 
 // Deps is what commands read instead of globals, so tests and the launcher
@@ -97,16 +98,44 @@ func run(d *Deps, args []string) int {
 	case errors.As(err, &ec):
 		return int(ec)
 	case errors.As(err, &ue):
-		fmt.Fprintln(d.Stderr, "claude-account: "+ue.Error()+"; see 'claude-account --help'")
+		fmt.Fprintln(d.Stderr, "claude-account: "+oneLine(ue.Error())+"; see 'claude-account --help'")
 		return 2
 	}
-	fmt.Fprintln(d.Stderr, "claude-account: "+strings.TrimPrefix(err.Error(), "claude-account: "))
-	var code interface{ ExitCode() int }
-	if errors.As(err, &code) {
-		return code.ExitCode()
+	fmt.Fprintln(d.Stderr, "claude-account: "+oneLine(strings.TrimPrefix(err.Error(), "claude-account: ")))
+	// Only our own "already running" has an exit status of its own: a git
+	// failure deep inside must not leak git's 128 as ours.
+	var running *lock.AlreadyRunningError
+	if errors.As(err, &running) {
+		return running.ExitCode()
 	}
 	return 1
 }
+
+// oneLine keeps a message on one line whatever the paths in it hold: a
+// newline or other control character in a file name is shown escaped.
+func oneLine(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // exitCode lets kong's --help and parse errors end dispatch without os.Exit.
 type exitCode int
@@ -169,4 +198,9 @@ func launcherAccount(prog string) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// notef prints one notice line on stderr, prefixed and kept on one line.
+func (d *Deps) notef(format string, args ...any) {
+	fmt.Fprintln(d.Stderr, "claude-account: "+oneLine(fmt.Sprintf(format, args...)))
 }

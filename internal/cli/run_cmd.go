@@ -45,7 +45,7 @@ func (c *RunCmd) Run(d *Deps) error {
 			return err
 		}
 		for _, n := range res.Notes {
-			fmt.Fprintln(d.Stderr, "claude-account: "+n)
+			d.notef("%s", n)
 		}
 		in := *d
 		in.Dir = res.Path
@@ -85,7 +85,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	}
 	defer held.Release()
 	for _, n := range append(ws.context.Notes, plan.Notes...) {
-		fmt.Fprintln(d.Stderr, "claude-account: "+n)
+		d.notef("%s", n)
 	}
 	if err := plan.Apply(); err != nil {
 		return err
@@ -161,14 +161,14 @@ func afterExit(d *Deps, ws *workspace) {
 		return
 	}
 	if idle, why := r.Idle(e, m); !idle {
-		fmt.Fprintf(d.Stderr, "claude-account: kept the ephemeral worktree %s: %s\n", d.Env.TildePath(e.Path), why)
+		d.notef("kept the ephemeral worktree %s: %s", d.Env.TildePath(e.Path), why)
 		return
 	}
 	if _, err := r.Remove(e, worktree.RemoveOptions{Now: d.Now()}); err != nil {
-		fmt.Fprintf(d.Stderr, "claude-account: kept the ephemeral worktree %s: %v\n", d.Env.TildePath(e.Path), err)
+		d.notef("kept the ephemeral worktree %s: %v", d.Env.TildePath(e.Path), err)
 		return
 	}
-	fmt.Fprintf(d.Stderr, "claude-account: removed the ephemeral worktree %s (no changes)\n", d.Env.TildePath(e.Path))
+	d.notef("removed the ephemeral worktree %s (no changes)", d.Env.TildePath(e.Path))
 }
 
 // executable is this program's path, for the hooks registered in settings.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -67,7 +66,7 @@ func overlayPath(d *Deps, file string) (string, error) {
 	}
 	dir, err := filepath.EvalSymlinks(filepath.Dir(file))
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s does not exist; name an existing .mcp.json to trust", filepath.Dir(file))
 	}
 	return filepath.Join(dir, filepath.Base(file)), nil
 }
@@ -112,16 +111,21 @@ func (c *TrustCmd) list(d *Deps, store trust.Store) error {
 	type row struct {
 		Path  string `json:"path"`
 		Key   string `json:"key"`
-		State string `json:"state"` // trusted, changed, missing
+		State string `json:"state"` // trusted, changed, missing, unreadable
 	}
 	rows := make([]row, 0, len(entries))
 	for _, e := range entries {
+		// The overlay is read as a launch reads it: a FIFO or a huge file
+		// is reported, never waited for or loaded.
 		st := "missing"
-		if data, err := os.ReadFile(e.Path); err == nil {
+		data, err := trust.ReadOverlay(e.Path)
+		switch {
+		case err != nil:
+			st = "unreadable"
+		case data != nil && trust.Key(e.Path, data) == e.Key:
+			st = "trusted"
+		case data != nil:
 			st = "changed"
-			if trust.Key(e.Path, data) == e.Key {
-				st = "trusted"
-			}
 		}
 		rows = append(rows, row{Path: e.Path, Key: e.Key, State: st})
 	}

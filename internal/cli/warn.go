@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,7 +28,7 @@ func warnOnce(d *Deps, configDir string, found []doctor.Finding) {
 	for _, f := range found {
 		now = append(now, f.Message)
 		if !slices.Contains(seen[configDir], f.Message) {
-			fmt.Fprintf(d.Stderr, "claude-account: warning: %s (see 'claude-account doctor')\n", f.Message)
+			d.notef("warning: %s (see 'claude-account doctor')", f.Message)
 		}
 	}
 	if slices.Equal(now, seen[configDir]) {

@@ -63,7 +63,7 @@ func Check(in Input) []Finding {
 	}
 	out = append(out, overlay(in)...)
 	if _, err := runtime.MakePlan(runtime.Input{Account: in.Account, Context: in.Context, Layout: in.Layout, Trust: in.Trust, Now: in.Now}); err != nil {
-		out = append(out, Finding{ID: "invalid-state", Message: err.Error()})
+		out = append(out, Finding{ID: "invalid-state", Path: in.Layout.ConfigDir, Message: err.Error()})
 	}
 	return out
 }

@@ -8,27 +8,34 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/google/renameio/v2"
 )
 
 // WriteFile atomically replaces path with data. An existing regular file keeps
-// its mode; a new one gets mode (umask applied).
+// its mode; a new one gets mode (umask applied). The temporary file is made
+// in path's own directory, never in $TMPDIR: a crash must not leave a copy of
+// a user's file (or a login) anywhere else, and renameio's probe of $TMPDIR
+// would cost extra files and renames on every write.
 func WriteFile(path string, data []byte, mode fs.FileMode) error {
-	return renameio.WriteFile(path, data, mode)
+	return renameio.WriteFile(path, data, mode, renameio.WithTempDir(filepath.Dir(path)))
 }
 
 // WriteSecret atomically replaces path with data at mode 0600 exactly, from the
-// moment the temporary file exists: there is no window with a wider mode.
+// moment the temporary file exists: there is no window with a wider mode, even
+// when the file it replaces had one.
 func WriteSecret(path string, data []byte) error {
-	return renameio.WriteFile(path, data, 0o600, renameio.WithStaticPermissions(0o600))
+	return WriteSecretPieces(path, [][]byte{data})
 }
 
 // WriteSecretPieces is WriteSecret for content given as pieces, written one
 // after the other: a large file spliced from its old content is never
 // assembled in memory a second time.
 func WriteSecretPieces(path string, pieces [][]byte) (err error) {
-	f, err := renameio.NewPendingFile(path, renameio.WithPermissions(0o600), renameio.WithStaticPermissions(0o600))
+	f, err := renameio.NewPendingFile(path, renameio.WithTempDir(filepath.Dir(path)),
+		renameio.WithPermissions(0o600), renameio.WithStaticPermissions(0o600))
 	if err != nil {
 		return err
 	}
@@ -43,6 +50,22 @@ func WriteSecretPieces(path string, pieces [][]byte) (err error) {
 		}
 	}
 	return f.CloseAtomicallyReplace()
+}
+
+// IsTemp reports whether name is one of the temporary files WriteFile and
+// WriteSecret make for target: "." + target + digits. A kill -9 between
+// creating and renaming one leaves it behind; the next writer may remove it.
+func IsTemp(name, target string) bool {
+	rest, ok := strings.CutPrefix(name, "."+target)
+	if !ok || rest == "" {
+		return false
+	}
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // WriteIfChanged writes data only when path does not already hold exactly

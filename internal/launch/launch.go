@@ -113,8 +113,12 @@ func Run(s Spec) (Status, error) {
 	signal.Notify(sigs, forwarded...)
 	defer signal.Stop(sigs)
 	pid, wait, err := start(s)
+	if errors.Is(err, fs.ErrNotExist) && executable(s.Path) == nil {
+		// The file is there: what is missing is the interpreter its #! names.
+		return Status{}, fmt.Errorf("%s could not be started: the interpreter on its #! line is missing; reinstall Claude Code", s.Path)
+	}
 	if err != nil {
-		return Status{}, fmt.Errorf("starting %s: %w", s.Path, err)
+		return Status{}, fmt.Errorf("starting %s: %w; check that it is Claude Code and runs on its own", s.Path, err)
 	}
 	if s.Started != nil {
 		s.Started(pid)

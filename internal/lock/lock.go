@@ -5,6 +5,7 @@
 package lock
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,6 +51,10 @@ type AlreadyRunningError struct {
 }
 
 func (e *AlreadyRunningError) Error() string {
+	if e.Holder.PID <= 0 {
+		// The holder has just started and not yet said who it is.
+		return fmt.Sprintf("claude (%s) already runs in %s; 'claude-account close' stops it", e.Holder.Account, e.Where)
+	}
 	return fmt.Sprintf("claude (%s) already runs in %s as PID %d; 'claude-account close' stops it", e.Holder.Account, e.Where, e.Holder.PID)
 }
 
@@ -121,7 +126,7 @@ func Acquire(dir, key string, slots int, h Holder, where string) (*Lock, error) 
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			if first == nil {
-				first = readHolder(f)
+				first = awaitHolder(f)
 			}
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
@@ -160,17 +165,23 @@ func (l *Lock) write() error {
 		jsonx.Field{Name: "account", Value: jsonx.String(h.Account)},
 		jsonx.Field{Name: "workspace", Value: jsonx.String(h.Workspace)},
 		jsonx.Field{Name: "started", Value: jsonx.String(h.Started.Format(time.RFC3339Nano))})...)
-	if err := l.f.Truncate(0); err != nil {
+	// Write, then cut: a reader never sees an empty body, only the old or
+	// the new one (or, for a moment, the new one with old bytes after it,
+	// which it reads past: the body is one JSON value).
+	data = append(data, '\n')
+	if _, err := l.f.WriteAt(data, 0); err != nil {
 		return err
 	}
-	_, err := l.f.WriteAt(append(data, '\n'), 0)
-	return err
+	return l.f.Truncate(int64(len(data)))
 }
 
 // Release frees the lock. The file stays: deleting it would race with a
 // launcher that has just opened it.
 func (l *Lock) Release() {
 	if l != nil && l.f != nil {
+		// Forget who held it while still holding it, so a stale body never
+		// names a PID that may since belong to another process.
+		_ = l.f.Truncate(0)
 		l.f.Close()
 		l.f = nil
 	}
@@ -180,10 +191,21 @@ func readHolder(f *os.File) *Holder {
 	var h Holder
 	buf := make([]byte, 4096)
 	n, _ := f.ReadAt(buf, 0)
-	if json.Unmarshal(buf[:n], &h) != nil {
+	if json.NewDecoder(bytes.NewReader(buf[:n])).Decode(&h) != nil {
 		return nil
 	}
 	return &h
+}
+
+// awaitHolder reads the holder of a lock someone has just taken: its body
+// may not be written yet, so it looks again for up to 200 ms before giving up
+// on naming a PID.
+func awaitHolder(f *os.File) *Holder {
+	for deadline := time.Now().Add(200 * time.Millisecond); ; time.Sleep(5 * time.Millisecond) {
+		if h := readHolder(f); h != nil && h.PID > 0 || time.Now().After(deadline) {
+			return h
+		}
+	}
 }
 
 // Held is one lock that someone holds now.

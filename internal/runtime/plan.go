@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
@@ -110,9 +111,20 @@ func MakePlan(in Input) (*Plan, error) {
 	}
 	if !in.Layout.IsRuntime {
 		// The account dir is its own config dir: only its state is coalesced.
-		return p, p.planState(in, false)
+		if err := p.planState(in, false); err != nil {
+			return nil, err
+		}
+		p.sweepTemps()
+		return p, nil
 	}
 	dir := in.Layout.ConfigDir
+	// A runtime (or the claude-runtime dir above it) planted as a symlink
+	// would have every write land wherever it points.
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if fi, err := os.Lstat(d); err == nil && !fi.IsDir() {
+			return nil, fmt.Errorf("%s is %s, not a directory; remove it (claude-account makes the runtime there)", d, describe(d, fi))
+		}
+	}
 	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
 	wsData := ws.encode()
 
@@ -153,7 +165,45 @@ func MakePlan(in Input) (*Plan, error) {
 	if fresh || !bytes.Equal(cur, wsData) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: filepath.Join(dir, WorkspaceFile), Data: wsData, Mode: 0o600, Why: "workspace binding"})
 	}
+	if !fresh {
+		p.sweepTemps()
+	}
 	return p, nil
+}
+
+// written are the files a launch writes in a config dir.
+var written = []string{".claude.json", "settings.json", WorkspaceFile, ManagedFile}
+
+// sweepTemps plans the removal of temporary files that a launch killed in
+// the middle of a write left behind (".claude.json<digits>" and the like):
+// full copies of Claude's state, secrets included. The instance lock, held
+// when the plan is applied, means no other launch is writing them now.
+func (p *Plan) sweepTemps() {
+	des, err := os.ReadDir(p.ConfigDir)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		if !de.Type().IsRegular() || len(de.Name()) < 2 || de.Name()[0] != '.' {
+			continue
+		}
+		for _, w := range written {
+			if fsx.IsTemp(de.Name(), w) {
+				p.Steps = append(p.Steps, Step{Op: Unlink, Path: filepath.Join(p.ConfigDir, de.Name()), Why: "left by an interrupted write"})
+			}
+		}
+	}
+}
+
+// describe says what a non-directory is, for messages.
+func describe(path string, fi fs.FileInfo) string {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if t, err := os.Readlink(path); err == nil {
+			return "a symlink to " + t
+		}
+		return "a symlink"
+	}
+	return "a file"
 }
 
 // link plans runtime/name -> accountDir/name when the account has that entry,
@@ -268,7 +318,7 @@ func (p *Plan) Apply() error {
 			err = os.Rename(s.Path, s.Target)
 		}
 		if err != nil {
-			return fmt.Errorf("%s %s: %w", s.Op, s.Path, err)
+			return applyError(s, err)
 		}
 	}
 	return nil
@@ -282,4 +332,18 @@ func (p *Plan) String() string {
 		b.WriteString(s.String() + "\n")
 	}
 	return b.String()
+}
+
+// applyError names the file a step was about (not renameio's temporary file)
+// and, for a full disk, the fix.
+func applyError(s Step, err error) error {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		switch errno {
+		case syscall.ENOSPC, syscall.EDQUOT, syscall.EFBIG:
+			return fmt.Errorf("writing %s: %v; free some disk space and run again (the file was not changed)", s.Path, errno)
+		}
+		return fmt.Errorf("%s %s: %v", s.Op, s.Path, errno)
+	}
+	return fmt.Errorf("%s %s: %w", s.Op, s.Path, err)
 }

@@ -140,6 +140,11 @@ func (p *Plan) planState(in Input, fresh bool) error {
 			keys = append(keys, coalesce.Key{Name: k, Raw: raw})
 		}
 	}
+	if fi, err := os.Lstat(state); err == nil && !fi.Mode().IsRegular() {
+		// Following it would copy whatever it points to (another account's
+		// login) into this config dir.
+		return fmt.Errorf("%s is %s, not a plain file; remove it (Claude and claude-account recreate it)", state, describe(state, fi))
+	}
 	cur, err := current(state)
 	if err != nil {
 		return err
@@ -194,7 +199,9 @@ func (p *Plan) servers(in Input) (mcp.Servers, error) {
 	}
 	st, err := in.Trust.Check(overlayPath, overlay)
 	if err != nil {
-		return nil, err
+		// A damaged or planted trust store approves nothing; the launch goes on.
+		p.Notes = append(p.Notes, fmt.Sprintf("%v; the servers of %s are not loaded", err, overlayPath))
+		return servers, nil
 	}
 	switch st {
 	case trust.Untrusted:

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/claude-account/claude-account/internal/fsx"
 )
@@ -46,9 +47,13 @@ const (
 // Check reports whether content at path is trusted. It reads one file on the
 // hot path; only a miss scans the store, to tell "changed" from "never".
 func (s Store) Check(path string, content []byte) (State, error) {
-	if _, err := os.Lstat(filepath.Join(s.Dir, Key(path, content))); err == nil {
+	if err := s.checkDir(); err != nil {
+		return Untrusted, err
+	}
+	fi, err := os.Lstat(filepath.Join(s.Dir, Key(path, content)))
+	if err == nil && fi.Mode().IsRegular() {
 		return Trusted, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Untrusted, err
 	}
 	entries, err := s.List()
@@ -63,6 +68,27 @@ func (s Store) Check(path string, content []byte) (State, error) {
 	return Untrusted, nil
 }
 
+// checkDir refuses a store that is not a private directory of ours: a store
+// planted as a symlink would let anyone who controls its target approve
+// servers (and make untrust delete files there). A missing store is empty.
+func (s Store) checkDir() error {
+	fi, err := os.Lstat(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	st, _ := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case !fi.IsDir():
+		return fmt.Errorf("trust store %s is not a directory (a symlink?); remove it and trust your overlays again", s.Dir)
+	case st != nil && int(st.Uid) != os.Getuid():
+		return fmt.Errorf("trust store %s belongs to uid %d, not to you; remove it and trust your overlays again", s.Dir, st.Uid)
+	}
+	return nil
+}
+
 // Allow approves content at path.
 func (s Store) Allow(path string, content []byte) error {
 	if err := s.mkdir(); err != nil {
@@ -75,6 +101,9 @@ func (s Store) Allow(path string, content []byte) error {
 // Revoke removes every approval of path, whatever content it had; it reports
 // how many it removed.
 func (s Store) Revoke(path string) (int, error) {
+	if err := s.checkDir(); err != nil {
+		return 0, err
+	}
 	entries, err := s.List()
 	if err != nil {
 		return 0, err
@@ -99,6 +128,9 @@ type Entry struct {
 
 // List returns every approval, sorted by path.
 func (s Store) List() ([]Entry, error) {
+	if err := s.checkDir(); err != nil {
+		return nil, err
+	}
 	des, err := os.ReadDir(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -111,7 +143,7 @@ func (s Store) List() ([]Entry, error) {
 		if !de.Type().IsRegular() || len(de.Name()) != 64 {
 			continue // a planted link or stray file is not an approval
 		}
-		body, err := os.ReadFile(filepath.Join(s.Dir, de.Name()))
+		body, err := readEntry(filepath.Join(s.Dir, de.Name()))
 		if err != nil {
 			return nil, err
 		}
@@ -132,14 +164,18 @@ func (s Store) mkdir() error {
 	if err := os.Mkdir(s.Dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	fi, err := os.Lstat(s.Dir)
+	return s.checkDir()
+}
+
+// readEntry reads an approval without following a link (an entry is a
+// small file whose body is a path).
+func readEntry(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|oNofollow|oNonblock, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s is not a directory (a symlink?); remove it and trust again", s.Dir)
-	}
-	return nil
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 64<<10))
 }
 
 // ReadOverlay reads a project overlay safely: it must be a regular file (not

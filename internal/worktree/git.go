@@ -46,10 +46,7 @@ func (g Git) run(extraEnv []string, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:]
-		}
+		msg := gitMessage(stderr.String())
 		if msg == "" {
 			msg = err.Error()
 		}
@@ -69,3 +66,16 @@ func (e *gitError) Error() string {
 }
 
 func (e *gitError) Unwrap() error { return e.err }
+
+// gitMessage picks the line of git's stderr that says what went wrong: the
+// first "fatal:" or "error:" line (later lines are often advice such as
+// "remove the file manually to continue"), else the last line.
+func gitMessage(stderr string) string {
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "fatal: ") || strings.HasPrefix(l, "error: ") {
+			return l
+		}
+	}
+	return lines[len(lines)-1]
+}

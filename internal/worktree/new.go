@@ -41,6 +41,13 @@ func (r *Repo) New(o Options) (*Result, error) {
 	path := r.PathFor(o.Slug)
 	branch := Branch(o.Slug)
 	res := &Result{Path: path, Branch: branch}
+	// git worktree add is not safe to run in parallel (one reads another's
+	// half-made .git/worktrees entry): agents starting at once take turns.
+	unlock, err := r.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if exists(path) {
 		// Only then ask git which worktrees it has: reuse, or refuse.
 		e, err := r.Find(path)
@@ -108,6 +115,25 @@ func (r *Repo) New(o Options) (*Result, error) {
 	notes, err := r.setup(path, wt, o.SymlinkDirs)
 	res.Notes = append(res.Notes, notes...)
 	return res, err
+}
+
+// lock serialises worktree changes of one repository across processes.
+func (r *Repo) lock() (func(), error) {
+	f, err := os.OpenFile(filepath.Join(r.Common, "claude-account-worktree.lock"), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { f.Close() }, nil
 }
 
 // holderOf is the worktree that has branch checked out, or nil.
