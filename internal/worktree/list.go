@@ -27,7 +27,9 @@ func (r *Repo) List(running func(toplevel string) []string) ([]Info, error) {
 		out[0].Main = true
 	}
 	bases := &baseCache{r: r, oids: map[string]string{}}
-	sem := make(chan struct{}, 2*runtime.NumCPU())
+	// Each git process waits on the disk now and then: more of them than
+	// cores keeps the cores busy (measured: 8 per core beats 2 on 200 worktrees).
+	sem := make(chan struct{}, 8*runtime.NumCPU())
 	errs := make([]error, len(out))
 	var wg sync.WaitGroup
 	for i := range out {

@@ -32,7 +32,9 @@ type Info struct {
 
 // dirtyCount counts changed and untracked files (ignored ones do not count).
 func dirtyCount(g Git) (int, error) {
-	out, err := g.Run("status", "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none")
+	// No rename detection (a count needs none), and no index refresh written
+	// back: list must not take index.lock in worktrees agents are using.
+	out, err := g.run([]string{"GIT_OPTIONAL_LOCKS=0"}, "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames")
 	if err != nil {
 		return 0, err
 	}
