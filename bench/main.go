@@ -35,6 +35,8 @@ func main() {
 	n := flag.Int("n", 30, "timed runs per variant")
 	shared := flag.String("shared", "../shared", "the shared dir with bench/make-fixture.py and bench/reference-wrapper.sh")
 	bin := flag.String("bin", "", "claude-account binary (default: build one)")
+	sizeList := flag.String("sizes", "1,20,100", "state sizes in MB, comma-separated")
+	skipWT := flag.Bool("no-worktrees", false, "skip the worktree benchmarks")
 	flag.Parse()
 	if *quick {
 		*n = 3
@@ -55,7 +57,7 @@ func main() {
 	mk, err := filepath.Abs(filepath.Join(*shared, "bench", "make-fixture.py"))
 	check(err)
 
-	sizes := []string{"1", "20", "100"}
+	sizes := strings.Split(*sizeList, ",")
 	if *quick {
 		sizes = []string{"0.1"}
 	}
@@ -84,7 +86,9 @@ func main() {
 			{name: "claudebench (claude-account)", cmd: fx.ours},
 		}, "", "")
 	}
-	worktrees(work, *bin, *n, *quick)
+	if !*skipWT {
+		worktrees(work, *bin, *n, *quick)
+	}
 }
 
 // worktrees times worktree new against plain git worktree add on the same

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/doctor"
@@ -59,6 +58,8 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
+	// The plan maps Claude's state; unmap it before waiting for the session.
+	defer plan.Close()
 	args := c.Args
 	if len(args) > 0 && args[0] == "--" {
 		// kong keeps the separator; it was ours, not Claude's.
@@ -70,6 +71,9 @@ func (c *RunCmd) Run(d *Deps) error {
 	}
 	childEnv := launchEnv(d, ws)
 	if c.DryRun {
+		if err := plan.Verify(); err != nil {
+			return err
+		}
 		fmt.Fprint(d.Stdout, plan.String())
 		for _, n := range append(ws.context.Notes, plan.Notes...) {
 			fmt.Fprintln(d.Stdout, "note: "+n)
@@ -90,13 +94,9 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err := plan.Apply(); err != nil {
 		return err
 	}
+	plan.Close()
 	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout}))
-	if plan.Large {
-		// We wait for Claude's whole session: keep one copy of a 100 MB
-		// .claude.json in memory no longer than needed.
-		plan = nil
-		debug.FreeOSMemory()
-	}
+
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: args, Env: childEnv.List(), Dir: d.Dir,
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,

@@ -80,33 +80,39 @@ func Splice(doc []byte, keys []Key) (out []byte, changed bool, err error) {
 	return join(build(doc, obj, keys, p)), true, nil
 }
 
-// SplicePieces is Splice without the final copy: out is the new document as
-// pieces, most of them slices of doc, in order. Writing them one after the
-// other to a file costs no second copy of a large document in memory. When
-// nothing changes, pieces is nil.
-func SplicePieces(doc []byte, keys []Key) (pieces [][]byte, changed bool, err error) {
+// SplicePieces is Splice without the final copy and without the full
+// validation: pieces is the new document, most of it slices of doc, in order
+// (nil when nothing changes), so a large file is never assembled in memory a
+// second time. check validates the whole of doc — the one pass over a large
+// file that costs more than everything else — and must return nil before the
+// pieces are used; the caller may run it on another core while it writes the
+// pieces to a temporary file.
+func SplicePieces(doc []byte, keys []Key) (pieces [][]byte, check func() error, err error) {
 	if err := checkKeys(keys); err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	if isBlank(doc) {
 		out, changed, err := spliceBlank(doc, keys)
 		if !changed || err != nil {
-			return nil, changed, err
+			return nil, nil, err
 		}
-		return [][]byte{out}, true, nil
+		return [][]byte{out}, func() error { return nil }, nil
 	}
 	obj, err := scanObject(doc)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	p := locate(doc, obj, keys)
 	if !p.changed {
-		return nil, false, nil
+		return nil, nil, nil
 	}
-	if !gjson.ValidBytes(doc) {
-		return nil, false, syntaxError(doc)
+	check = func() error {
+		if !gjson.ValidBytes(doc) {
+			return syntaxError(doc)
+		}
+		return nil
 	}
-	return build(doc, obj, keys, p), true, nil
+	return build(doc, obj, keys, p), check, nil
 }
 
 // join copies pieces into one allocation of the right size.

@@ -62,7 +62,12 @@ func Check(in Input) []Finding {
 		out = append(out, lockDir(in, err))
 	}
 	out = append(out, overlay(in)...)
-	if _, err := runtime.MakePlan(runtime.Input{Account: in.Account, Context: in.Context, Layout: in.Layout, Trust: in.Trust, Now: in.Now}); err != nil {
+	p, err := runtime.MakePlan(runtime.Input{Account: in.Account, Context: in.Context, Layout: in.Layout, Trust: in.Trust, Now: in.Now})
+	if err == nil {
+		err = p.Verify()
+		p.Close()
+	}
+	if err != nil {
 		out = append(out, Finding{ID: "invalid-state", Path: in.Layout.ConfigDir, Message: err.Error()})
 	}
 	return out
@@ -99,6 +104,7 @@ func repairPlan(in Input) func() (string, error) {
 		if err != nil {
 			return "", err
 		}
+		defer p.Close()
 		if err := p.Apply(); err != nil {
 			return "", err
 		}

@@ -33,24 +33,45 @@ func WriteSecret(path string, data []byte) error {
 // WriteSecretPieces is WriteSecret for content given as pieces, written one
 // after the other: a large file spliced from its old content is never
 // assembled in memory a second time.
-func WriteSecretPieces(path string, pieces [][]byte) (err error) {
-	f, err := renameio.NewPendingFile(path, renameio.WithTempDir(filepath.Dir(path)),
-		renameio.WithPermissions(0o600), renameio.WithStaticPermissions(0o600))
+func WriteSecretPieces(path string, pieces [][]byte) error {
+	st, err := StageSecret(path, pieces)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cerr := f.Cleanup(); err == nil && cerr != nil {
-			err = cerr
-		}
-	}()
+	return st.Commit()
+}
+
+// Staged is a secret file written to its temporary file, not yet in place:
+// Commit syncs and renames it over the target, Discard removes it.
+type Staged struct{ f *renameio.PendingFile }
+
+// StageSecret writes pieces to a 0600 temporary file next to path.
+func StageSecret(path string, pieces [][]byte) (*Staged, error) {
+	f, err := renameio.NewPendingFile(path, renameio.WithTempDir(filepath.Dir(path)),
+		renameio.WithPermissions(0o600), renameio.WithStaticPermissions(0o600))
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range pieces {
 		if _, err := f.Write(p); err != nil {
-			return err
+			f.Cleanup()
+			return nil, err
 		}
 	}
-	return f.CloseAtomicallyReplace()
+	return &Staged{f: f}, nil
 }
+
+// Commit puts the staged file in place (fsync, rename).
+func (s *Staged) Commit() error {
+	err := s.f.CloseAtomicallyReplace()
+	if cerr := s.f.Cleanup(); err == nil && cerr != nil {
+		err = cerr
+	}
+	return err
+}
+
+// Discard removes the staged file; the target is untouched.
+func (s *Staged) Discard() { _ = s.f.Cleanup() }
 
 // IsTemp reports whether name is one of the temporary files WriteFile and
 // WriteSecret make for target: "." + target + digits. A kill -9 between

@@ -74,3 +74,50 @@ func TestSymlinkRefusesToReplaceAFile(t *testing.T) {
 		t.Fatalf("link points to %s, want /b", got)
 	}
 }
+
+func TestMap(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 10, mapMin - 1, mapMin, 3*mapMin + 7} {
+		want := bytes.Repeat([]byte{'y'}, size)
+		p := filepath.Join(dir, "m")
+		if err := os.WriteFile(p, want, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, release, err := Map(p)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("size %d: %d bytes, %v", size, len(got), err)
+		}
+		release()
+	}
+	if _, release, err := Map(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing: %v", err)
+	} else {
+		release()
+	}
+}
+
+func TestGuardTurnsATruncatedMappingIntoAnError(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big")
+	if err := os.WriteFile(p, bytes.Repeat([]byte{'z'}, 4*mapMin), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data, release, err := Map(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	err = Guard(p, func() error {
+		sum := 0
+		for _, b := range data {
+			sum += int(b)
+		}
+		t.Logf("read %d", sum)
+		return nil
+	})
+	if err == nil {
+		t.Fatal("reading a truncated mapping gave no error")
+	}
+}

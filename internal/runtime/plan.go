@@ -38,6 +38,10 @@ type Step struct {
 	Target string   // Link: the link's target; Move: the new path
 	Data   []byte   // Write
 	Pieces [][]byte // Write, instead of Data: written one after the other
+	// Check, with Pieces: validates the input the pieces were cut from. It
+	// runs while the pieces are written to a temporary file, and the step
+	// (and every other) is applied only if it passes.
+	Check func() error
 	Mode   fs.FileMode
 	Secret bool // Write: 0600 from the first byte
 	Why    string
@@ -59,9 +63,19 @@ type Plan struct {
 	Layout
 	Steps []Step
 	Notes []string // one-line notices for the user
-	// Large says a big file was read: the launcher, which waits for Claude's
-	// whole session, should hand that memory back before it waits.
-	Large bool
+	releases []func() // unmap what was mapped; see Close
+}
+
+// Close releases the files the plan mapped. The plan's steps read from them:
+// call it after Apply, or when the plan is not applied.
+func (p *Plan) Close() {
+	if p == nil {
+		return
+	}
+	for _, r := range p.releases {
+		r()
+	}
+	p.releases = nil
 }
 
 // Linked are the account entries a runtime links to, whole: per-file links
@@ -295,33 +309,107 @@ func ReadWorkspace(path string) (*Workspace, error) {
 	return &ws, nil
 }
 
-// Apply carries out the steps in order.
+// Apply carries out the steps in order. Large writes are staged first: each
+// is written to its temporary file while its input is validated on another
+// core, and only when every check has passed is anything changed, so a
+// broken input still leaves everything as it was.
 func (p *Plan) Apply() error {
-	for _, s := range p.Steps {
+	staged, err := p.stage()
+	if err != nil {
+		return err
+	}
+	for i, s := range p.Steps {
 		var err error
-		switch s.Op {
-		case Mkdir:
+		switch {
+		case staged[i] != nil:
+			err = staged[i].Commit()
+			staged[i] = nil
+		case s.Op == Mkdir:
 			err = os.MkdirAll(s.Path, s.Mode)
-		case Link:
+		case s.Op == Link:
 			_, err = fsx.Symlink(s.Target, s.Path)
-		case Unlink:
+		case s.Op == Unlink:
 			err = os.Remove(s.Path)
-		case Write:
-			if s.Pieces != nil {
-				err = fsx.WriteSecretPieces(s.Path, s.Pieces)
-			} else if s.Secret {
-				err = fsx.WriteSecret(s.Path, s.Data)
-			} else {
-				err = fsx.WriteFile(s.Path, s.Data, s.Mode)
-			}
-		case Move:
+		case s.Op == Write && s.Pieces != nil:
+			err = fsx.WriteSecretPieces(s.Path, s.Pieces)
+		case s.Op == Write && s.Secret:
+			err = fsx.WriteSecret(s.Path, s.Data)
+		case s.Op == Write:
+			err = fsx.WriteFile(s.Path, s.Data, s.Mode)
+		case s.Op == Move:
 			err = os.Rename(s.Path, s.Target)
 		}
 		if err != nil {
+			discard(staged)
 			return applyError(s, err)
 		}
 	}
 	return nil
+}
+
+// Verify runs every step's check, for --dry-run and doctor: what Apply
+// would refuse, they report.
+func (p *Plan) Verify() error {
+	for _, s := range p.Steps {
+		if s.Check != nil {
+			if err := s.Check(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// stage writes the checked steps to temporary files while their checks run.
+// A step after one that makes or moves directories (a fresh runtime, whose
+// input is empty anyway) is only checked here and written in its turn.
+func (p *Plan) stage() (map[int]*fsx.Staged, error) {
+	staged := map[int]*fsx.Staged{}
+	checks := map[int]chan error{}
+	reshaped := false // an earlier step makes or moves directories
+	for i, s := range p.Steps {
+		reshaped = reshaped || s.Op == Mkdir || s.Op == Move
+		if s.Check == nil {
+			continue
+		}
+		if reshaped {
+			if err := s.Check(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		ch := make(chan error, 1)
+		go func(check func() error) { ch <- check() }(s.Check)
+		checks[i] = ch
+		st, err := fsx.StageSecret(s.Path, s.Pieces)
+		if err != nil {
+			for _, c := range checks {
+				<-c
+			}
+			discard(staged)
+			return nil, applyError(s, err)
+		}
+		staged[i] = st
+	}
+	var first error
+	for _, ch := range checks {
+		if err := <-ch; err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		discard(staged)
+		return nil, first
+	}
+	return staged, nil
+}
+
+func discard(staged map[int]*fsx.Staged) {
+	for _, st := range staged {
+		if st != nil {
+			st.Discard()
+		}
+	}
 }
 
 // String renders the plan for --dry-run.

@@ -45,6 +45,15 @@ func fileError(path string, err error, fix string) error {
 	return fmt.Errorf("%s: %v; %s (nothing was changed)", path, err, fix)
 }
 
+// mapOptional maps (or reads, when small) a file that may be missing.
+func mapOptional(path string) ([]byte, func(), error) {
+	data, release, err := fsx.Map(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, release, nil
+	}
+	return data, release, err
+}
+
 // readOptional reads a file that may be missing (nil, nil).
 func readOptional(path string) ([]byte, error) {
 	data, err := fsx.ReadFile(path)
@@ -131,7 +140,10 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	var acct []byte
 	extra := a.ManagedKeys()[1:]
 	if !samePath(state, accountState) && (len(extra) > 0 || fresh || !exists(state)) {
-		if acct, err = readOptional(accountState); err != nil {
+		var release func()
+		acct, release, err = mapOptional(accountState)
+		p.releases = append(p.releases, release)
+		if err != nil {
 			return err
 		}
 	}
@@ -145,11 +157,16 @@ func (p *Plan) planState(in Input, fresh bool) error {
 		// login) into this config dir.
 		return fmt.Errorf("%s is %s, not a plain file; remove it (Claude and claude-account recreate it)", state, describe(state, fi))
 	}
-	cur, err := current(state)
-	if err != nil {
-		return err
+	var cur []byte
+	if !fresh {
+		// Claude's state can be 100 MB: mapped, not read, and never decoded.
+		var release func()
+		cur, release, err = mapOptional(state)
+		p.releases = append(p.releases, release)
+		if err != nil {
+			return err
+		}
 	}
-	p.Large = p.Large || len(cur) > 4<<20 || len(acct) > 4<<20
 	if cur == nil && acct != nil {
 		// A new runtime starts from the account's login and onboarding.
 		for _, k := range IdentityKeys {
@@ -158,12 +175,24 @@ func (p *Plan) planState(in Input, fresh bool) error {
 			}
 		}
 	}
-	pieces, changed, err := coalesce.SplicePieces(cur, dedupe(keys))
+	fix := "fix the JSON by hand or restore it from " + filepath.Join(dir, "backups")
+	var pieces [][]byte
+	var check func() error
+	err = fsx.Guard(state, func() (err error) {
+		pieces, check, err = coalesce.SplicePieces(cur, dedupe(keys))
+		return err
+	})
 	if err != nil {
-		return fileError(state, err, "fix the JSON by hand or restore it from "+filepath.Join(dir, "backups"))
+		return fileError(state, err, fix)
 	}
-	if changed {
-		p.Steps = append(p.Steps, Step{Op: Write, Path: state, Pieces: pieces, Secret: true, Why: "account's MCP servers"})
+	if pieces != nil {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: state, Pieces: pieces, Secret: true, Why: "account's MCP servers",
+			Check: func() error {
+				if err := fsx.Guard(state, check); err != nil {
+					return fileError(state, err, fix)
+				}
+				return nil
+			}})
 	}
 
 	if !slices.Equal(next.SettingsKeys, prev.SettingsKeys) || next.SettingsKeys != nil && !exists(managedPath) {

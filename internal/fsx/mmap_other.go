@@ -1,0 +1,5 @@
+//go:build !linux
+
+package fsx
+
+const mapPopulate = 0
