@@ -41,7 +41,7 @@ type Step struct {
 	// Check, with Pieces: validates the input the pieces were cut from. It
 	// runs while the pieces are written to a temporary file, and the step
 	// (and every other) is applied only if it passes.
-	Check func() error
+	Check  func() error
 	Mode   fs.FileMode
 	Secret bool // Write: 0600 from the first byte
 	Why    string
@@ -61,8 +61,8 @@ func (s Step) String() string {
 // Plan is everything a launch must change before Claude starts.
 type Plan struct {
 	Layout
-	Steps []Step
-	Notes []string // one-line notices for the user
+	Steps    []Step
+	Notes    []string // one-line notices for the user
 	releases []func() // unmap what was mapped; see Close
 }
 
