@@ -45,7 +45,7 @@ func WriteSecretPieces(path string, pieces [][]byte) error {
 // Commit syncs and renames it over the target, Discard removes it.
 type Staged struct{ f *renameio.PendingFile }
 
-// StageSecret writes pieces to a 0600 temporary file next to path.
+// StageSecret writes pieces to a 0600 temporary file next to path and syncs it.
 func StageSecret(path string, pieces [][]byte) (*Staged, error) {
 	f, err := renameio.NewPendingFile(path, renameio.WithTempDir(filepath.Dir(path)),
 		renameio.WithPermissions(0o600), renameio.WithStaticPermissions(0o600))
@@ -57,6 +57,12 @@ func StageSecret(path string, pieces [][]byte) (*Staged, error) {
 			f.Cleanup()
 			return nil, err
 		}
+	}
+	// Sync now, not at Commit: a caller validating the input meanwhile
+	// overlaps the two slowest parts of a large write.
+	if err := f.Sync(); err != nil {
+		f.Cleanup()
+		return nil, err
 	}
 	return &Staged{f: f}, nil
 }
