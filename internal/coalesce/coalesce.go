@@ -28,8 +28,6 @@ package coalesce
 import (
 	"bytes"
 	"fmt"
-
-	"github.com/tidwall/gjson"
 )
 
 // A Key is one managed top-level key and the raw JSON value it must have;
@@ -74,7 +72,7 @@ func Splice(doc []byte, keys []Key) (out []byte, changed bool, err error) {
 	if !p.changed {
 		return doc, false, nil
 	}
-	if !gjson.ValidBytes(doc) {
+	if !valid(doc) {
 		return nil, false, syntaxError(doc)
 	}
 	return join(build(doc, obj, keys, p)), true, nil
@@ -107,7 +105,7 @@ func SplicePieces(doc []byte, keys []Key) (pieces [][]byte, check func() error, 
 		return nil, nil, nil
 	}
 	check = func() error {
-		if !gjson.ValidBytes(doc) {
+		if !valid(doc) {
 			return syntaxError(doc)
 		}
 		return nil
@@ -203,7 +201,7 @@ func validRaw(raw []byte) bool {
 		return false
 	}
 	end := skipValue(raw, i)
-	return end >= 0 && skipSpace(raw, end) == len(raw) && gjson.ValidBytes(raw)
+	return end >= 0 && skipSpace(raw, end) == len(raw) && valid(raw)
 }
 
 // spliceBlank handles a document that counts as {}.
@@ -317,7 +315,7 @@ func Get(doc []byte, name string) (raw []byte, ok bool) {
 		m := obj.members[i]
 		if m.is(doc, name) {
 			v := doc[m.val:m.end]
-			if !gjson.ValidBytes(v) {
+			if !valid(v) {
 				return nil, false
 			}
 			return bytes.Clone(v), true
@@ -333,11 +331,11 @@ func Validate(doc []byte) error {
 	if isBlank(doc) {
 		return nil
 	}
-	// Scan first: it bounds the depth that gjson's validator recurses to.
+	// Scan first: it rejects hostile nesting before the full pass.
 	if _, err := scanObject(doc); err != nil {
 		return err
 	}
-	if !gjson.ValidBytes(doc) {
+	if !valid(doc) {
 		return syntaxError(doc)
 	}
 	return nil

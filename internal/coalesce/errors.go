@@ -27,7 +27,7 @@ func syntaxError(doc []byte) error {
 	err := json.Unmarshal(doc, &v)
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
-		// encoding/json accepts what gjson or our scanner rejected. This
+		// encoding/json accepts what our validator or scanner rejected. This
 		// does not happen for any input we know of.
 		return &SyntaxError{Line: 1, Column: 1, Msg: "invalid JSON, or nested more than 10000 levels deep"}
 	}

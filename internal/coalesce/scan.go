@@ -221,7 +221,7 @@ func skipString(doc []byte, i int) int {
 var structural = [256]uint8{'"': 1, '{': 2, '[': 2, '}': 3, ']': 3}
 
 // maxDepth is encoding/json's limit on nesting, counting the top-level
-// object. Enforcing it here keeps gjson's recursive validator and
+// object. Enforcing it here keeps the validators and
 // encoding/json's formatting within bounds on hostile input.
 const maxDepth = 10000
 
