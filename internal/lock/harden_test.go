@@ -21,23 +21,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/claude-account/claude-account/internal/testenv"
 )
 
-// launcher builds cmd/claude-account into the test's temp dir (go's build
-// cache keeps this to a link).
-func launcher(t *testing.T) string {
-	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not on PATH: cannot build the launcher")
-	}
-	bin := filepath.Join(t.TempDir(), "claude-account")
-	out, err := exec.Command(goBin, "build", "-o", bin, "github.com/claude-account/claude-account/cmd/claude-account").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+// launcher builds cmd/claude-account for this test.
+func launcher(t *testing.T) string { return testenv.BuildLauncher(t) }
 
 // stub is a claude that records what it was started with in $STUB_OUT/<pid>
 // (config dir, task list, working directory, launcher pid), then waits

@@ -20,23 +20,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/claude-account/claude-account/internal/testenv"
 )
 
-// launcher builds cmd/claude-account into the test's temp dir (go's build
-// cache keeps this to a link).
-func launcher(t *testing.T) string {
-	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not on PATH: cannot build the launcher")
-	}
-	bin := filepath.Join(t.TempDir(), "claude-account")
-	out, err := exec.Command(goBin, "build", "-o", bin, "github.com/claude-account/claude-account/cmd/claude-account").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+// launcher builds cmd/claude-account for this test.
+func launcher(t *testing.T) string { return testenv.BuildLauncher(t) }
 
 // world is a private HOME, XDG dirs, TMPDIR and git identity, with a stub
 // claude (a shell script that exits 0) first on PATH.

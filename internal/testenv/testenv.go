@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -378,4 +379,16 @@ func unix(sig syscall.Signal) string {
 	names := map[syscall.Signal]string{syscall.SIGINT: "int", syscall.SIGTERM: "term", syscall.SIGHUP: "hup",
 		syscall.SIGQUIT: "quit", syscall.SIGWINCH: "winch", syscall.SIGUSR1: "usr1"}
 	return names[sig]
+}
+
+// BuildLauncher builds cmd/claude-account into the test's temp dir, for Go
+// tests that run the real binary (go's build cache keeps this cheap).
+func BuildLauncher(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "claude-account")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/claude-account/claude-account/cmd/claude-account").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }

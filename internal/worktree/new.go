@@ -72,10 +72,6 @@ func (r *Repo) New(o Options) (*Result, error) {
 	if base == "" || base == "HEAD" {
 		base = r.defaultBase()
 	}
-	baseOID, err := r.Git.Run("rev-parse", "--verify", "--quiet", base+"^{commit}")
-	if err != nil {
-		return nil, fmt.Errorf("base %q is not a commit in this repository; pass --base with a branch, tag or commit", base)
-	}
 	add := []string{"worktree", "add", "--quiet"}
 	if len(o.SparsePaths) > 0 {
 		add = append(add, "--no-checkout")
@@ -84,12 +80,16 @@ func (r *Repo) New(o Options) (*Result, error) {
 		res.Notes = append(res.Notes, "checked out the existing branch "+branch+" as it is")
 		add = append(add, "--", path, branch)
 	} else {
-		add = append(add, "-b", branch, "--", path, baseOID)
+		// git resolves the base itself: asking it first would cost a process.
+		add = append(add, "-b", branch, "--", path, base+"^{commit}")
 	}
 	if _, err := r.Git.Run(add...); err != nil {
-		// git names the other worktree; say it as one sentence with the way out.
+		// Say git's refusals as one sentence with the way out.
 		if e := r.holderOf(branch); e != nil {
 			return nil, fmt.Errorf("branch %s is already checked out in %s; use that worktree, or pick another name", branch, e.Path)
+		}
+		if ok, _ := r.Git.OK("rev-parse", "--verify", "--quiet", base+"^{commit}"); !ok {
+			return nil, fmt.Errorf("base %q is not a commit in this repository; pass --base with a branch, tag or commit", base)
 		}
 		return nil, err
 	}
@@ -98,6 +98,12 @@ func (r *Repo) New(o Options) (*Result, error) {
 	gitDir, err := GitDir(path)
 	if err != nil {
 		return nil, err
+	}
+	baseOID := r.headOID(gitDir)
+	if baseOID == "" {
+		if baseOID, err = wt.Run("rev-parse", "HEAD"); err != nil {
+			return nil, err
+		}
 	}
 	if err := writeMeta(gitDir, Meta{Slug: o.Slug, Ephemeral: o.Ephemeral || IsEphemeralSlug(o.Slug),
 		Base: base, BaseOID: baseOID, Created: o.Now.UTC()}); err != nil {

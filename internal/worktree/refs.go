@@ -44,3 +44,21 @@ func (r *Repo) hasRef(name string) bool {
 	}
 	return false
 }
+
+// headOID reads the commit a worktree's HEAD names (through one symbolic
+// ref, loose or packed), or "" when it cannot tell without git.
+func (r *Repo) headOID(gitDir string) string {
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	head := strings.TrimSpace(string(data))
+	ref, ok := strings.CutPrefix(head, "ref: ")
+	if !ok {
+		return head // detached: HEAD holds the commit itself
+	}
+	if data, err := os.ReadFile(filepath.Join(r.Common, filepath.FromSlash(ref))); err == nil {
+		return strings.TrimSpace(string(data))
+	}
+	return ""
+}
