@@ -123,6 +123,14 @@ func parse(arg string) (Source, bool) {
 	if len(src.Name) > maxName {
 		return Source{}, false
 	}
+	// "__" joins owner and repository in the directory name: a part that
+	// ends or starts with dots next to it ("..__x") would read as a ".."
+	// piece of that name, so it is refused.
+	for _, piece := range strings.Split(src.Name, "__") {
+		if piece == "." || piece == ".." {
+			return Source{}, false
+		}
+	}
 	if short {
 		src.URL = "https://github.com/" + src.Path + ".git"
 	}
