@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -41,10 +43,22 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		return err
 	}
 	in := doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout,
-		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Now: d.Now()}
+		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Exe: executable(), Now: d.Now()}
 	found := doctor.Check(in)
 	remaining := found
 	if c.Fix && len(found) > 0 {
+		// Repairs rewrite what a running Claude uses: take its lock first.
+		held, err := lock.Acquire(lock.Dir(d.Env), ws.lockKey(), ws.slots(), lock.Holder{
+			PID: os.Getpid(), Account: ws.account.Name, Workspace: ws.context.Toplevel, Started: d.Now().UTC(),
+		}, ws.where(d))
+		var running *lock.AlreadyRunningError
+		if errors.As(err, &running) {
+			return fmt.Errorf("%v; stop it before 'doctor --fix' repairs what it uses", err)
+		}
+		if err == nil {
+			defer held.Release()
+		}
+		// An unusable lock dir is itself a finding that --fix repairs.
 		found = doctor.Fix(found)
 		remaining = doctor.Check(in)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,6 +39,9 @@ Examples:
 
 // Run builds the config dir and starts Claude.
 func (c *RunCmd) Run(d *Deps) error {
+	if c.Ephemeral && c.Worktree == "" {
+		return UsageError{errors.New("--ephemeral goes with --worktree NAME")}
+	}
 	if c.Worktree != "" {
 		res, _, err := newWorktree(d, c.AccountFlags, c.Worktree, "", c.Ephemeral)
 		if err != nil {
@@ -54,12 +58,6 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	plan, err := runtime.MakePlan(runtime.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Trust: trustStore(d), Exe: executable(), Now: d.Now()})
-	if err != nil {
-		return err
-	}
-	// The plan maps Claude's state; unmap it before waiting for the session.
-	defer plan.Close()
 	args := c.Args
 	if len(args) > 0 && args[0] == "--" {
 		// kong keeps the separator; it was ours, not Claude's.
@@ -69,18 +67,11 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	childEnv := launchEnv(d, ws)
 	if c.DryRun {
-		if err := plan.Verify(); err != nil {
-			return err
-		}
-		fmt.Fprint(d.Stdout, plan.String())
-		for _, n := range append(ws.context.Notes, plan.Notes...) {
-			fmt.Fprintln(d.Stdout, "note: "+n)
-		}
-		fmt.Fprintf(d.Stdout, "exec CLAUDE_CONFIG_DIR=%s %s %q\n", ws.layout.ConfigDir, claude, args)
-		return nil
+		return c.dryRun(d, ws, claude, args)
 	}
+	// The lock comes before the plan: a plan made while another Claude
+	// still ran would splice a .claude.json that Claude rewrites as it exits.
 	held, err := lock.Acquire(lock.Dir(d.Env), ws.lockKey(), ws.slots(), lock.Holder{
 		PID: os.Getpid(), Account: ws.account.Name, Workspace: ws.context.Toplevel, Started: d.Now().UTC(),
 	}, ws.where(d))
@@ -88,6 +79,12 @@ func (c *RunCmd) Run(d *Deps) error {
 		return err
 	}
 	defer held.Release()
+	plan, err := runtime.MakePlan(ws.input(d))
+	if err != nil {
+		return err
+	}
+	// The plan maps Claude's state; unmap it before waiting for the session.
+	defer plan.Close()
 	for _, n := range append(ws.context.Notes, plan.Notes...) {
 		d.notef("%s", n)
 	}
@@ -98,7 +95,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout}))
 
 	st, err := launch.Run(launch.Spec{
-		Path: claude, Args: args, Env: childEnv.List(), Dir: d.Dir,
+		Path: claude, Args: args, Env: launchEnv(d, ws).List(), Dir: d.Dir,
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
 		Started: func(pid int) { _ = held.SetClaudePID(pid) },
 	})
@@ -114,6 +111,25 @@ func (c *RunCmd) Run(d *Deps) error {
 	case st.Code != 0:
 		return ExitCodeError(st.Code)
 	}
+	return nil
+}
+
+// dryRun prints what a launch would change and start; it takes no lock and
+// writes nothing.
+func (c *RunCmd) dryRun(d *Deps, ws *workspace, claude string, args []string) error {
+	plan, err := runtime.MakePlan(ws.input(d))
+	if err != nil {
+		return err
+	}
+	defer plan.Close()
+	if err := plan.Verify(); err != nil {
+		return err
+	}
+	fmt.Fprint(d.Stdout, plan.String())
+	for _, n := range append(ws.context.Notes, plan.Notes...) {
+		fmt.Fprintln(d.Stdout, "note: "+n)
+	}
+	fmt.Fprintf(d.Stdout, "exec CLAUDE_CONFIG_DIR=%s %s %q\n", ws.layout.ConfigDir, claude, args)
 	return nil
 }
 
@@ -164,7 +180,8 @@ func afterExit(d *Deps, ws *workspace) {
 		d.notef("kept the ephemeral worktree %s: %s", d.Env.TildePath(e.Path), why)
 		return
 	}
-	if _, err := r.Remove(e, worktree.RemoveOptions{Now: d.Now()}); err != nil {
+	// Another account (or instance) may still run there: Remove refuses then.
+	if _, err := r.Remove(e, worktree.RemoveOptions{Running: runningIn(d), Now: d.Now()}); err != nil {
 		d.notef("kept the ephemeral worktree %s: %v", d.Env.TildePath(e.Path), err)
 		return
 	}

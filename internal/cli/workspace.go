@@ -82,3 +82,10 @@ func (w *workspace) where(d *Deps) string {
 	}
 	return d.Env.TildePath(w.context.Toplevel)
 }
+
+// input is what the runtime plan of this workspace is made from: one place,
+// so run, doctor and status plan alike.
+func (w *workspace) input(d *Deps) runtime.Input {
+	return runtime.Input{Account: w.account, Context: w.context, Layout: w.layout,
+		Trust: trustStore(d), Exe: executable(), Now: d.Now()}
+}

@@ -36,7 +36,14 @@ type Input struct {
 	Layout  runtime.Layout
 	LockDir string
 	Trust   trust.Store
+	Exe     string // the launcher, for the hooks a repaired settings.json registers
 	Now     time.Time
+}
+
+// plan is the launcher's own runtime plan for this workspace.
+func (in Input) plan() (*runtime.Plan, error) {
+	return runtime.MakePlan(runtime.Input{Account: in.Account, Context: in.Context, Layout: in.Layout,
+		Trust: in.Trust, Exe: in.Exe, Now: in.Now})
 }
 
 // Quick runs the checks cheap enough for every launch: the config dir's links
@@ -62,7 +69,7 @@ func Check(in Input) []Finding {
 		out = append(out, lockDir(in, err))
 	}
 	out = append(out, overlay(in)...)
-	p, err := runtime.MakePlan(runtime.Input{Account: in.Account, Context: in.Context, Layout: in.Layout, Trust: in.Trust, Now: in.Now})
+	p, err := in.plan()
 	if err == nil {
 		err = p.Verify()
 		p.Close()
@@ -100,7 +107,7 @@ func linkNames(a *account.Account) []string {
 // repairPlan is the fix for anything the launcher's own plan repairs.
 func repairPlan(in Input) func() (string, error) {
 	return func() (string, error) {
-		p, err := runtime.MakePlan(runtime.Input{Account: in.Account, Context: in.Context, Layout: in.Layout, Trust: in.Trust, Now: in.Now})
+		p, err := in.plan()
 		if err != nil {
 			return "", err
 		}

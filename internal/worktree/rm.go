@@ -102,17 +102,19 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 			}
 			if n > 0 && e.Branch == "" {
 				// A detached HEAD has no branch to keep its commits alive.
-				if _, err := g.Run("update-ref", wipRef+"-head", e.HEAD); err != nil {
+				ref, err := keepRef(g, wipRef+"-head", e.HEAD, o.Now)
+				if err != nil {
 					return nil, err
 				}
-				rm.Notes = append(rm.Notes, fmt.Sprintf("kept %d detached commit(s) as %s-head", n, wipRef))
+				rm.Notes = append(rm.Notes, fmt.Sprintf("kept %d detached commit(s) as %s", n, ref))
 			}
 		}
 		if dirty > 0 {
-			if err := saveWIP(g, e.HEAD, wipRef, o.Now); err != nil {
+			ref, err := saveWIP(g, e.HEAD, wipRef, o.Now)
+			if err != nil {
 				return nil, err
 			}
-			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back with: git checkout -b rescue %s", wipRef, wipRef))
+			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back with: git checkout -b rescue %s", ref, ref))
 		}
 		notes, err := r.archive(gitDir, name, o.Now)
 		rm.Notes = append(rm.Notes, notes...)
@@ -148,10 +150,10 @@ func (r *Repo) isMain(e *Entry) bool {
 // saveWIP commits the working tree, untracked files included (ignored ones
 // not, as git stash -u), without touching the index or HEAD: a temporary
 // index is filled and written as a tree.
-func saveWIP(g Git, head, ref string, now time.Time) error {
+func saveWIP(g Git, head, ref string, now time.Time) (string, error) {
 	tmp, err := os.CreateTemp("", "claude-account-wip-index-")
 	if err != nil {
-		return err
+		return "", err
 	}
 	tmp.Close()
 	os.Remove(tmp.Name()) // git wants to create the index itself
@@ -159,15 +161,15 @@ func saveWIP(g Git, head, ref string, now time.Time) error {
 	idx := []string{"GIT_INDEX_FILE=" + tmp.Name()}
 	if head != "" {
 		if _, err := g.run(idx, "read-tree", head); err != nil {
-			return err
+			return "", err
 		}
 	}
 	if _, err := g.run(idx, "add", "--all"); err != nil {
-		return err
+		return "", err
 	}
 	tree, err := g.run(idx, "write-tree")
 	if err != nil {
-		return err
+		return "", err
 	}
 	args := []string{"commit-tree", strings.TrimSpace(tree), "-m", "claude-account: uncommitted work saved " + now.UTC().Format(time.RFC3339)}
 	if head != "" {
@@ -175,10 +177,22 @@ func saveWIP(g Git, head, ref string, now time.Time) error {
 	}
 	commit, err := g.Run(args...)
 	if err != nil {
-		return err
+		return "", err
 	}
-	_, err = g.Run("update-ref", "-m", "claude-account worktree rm --force", ref, commit)
-	return err
+	return keepRef(g, ref, commit, now)
+}
+
+// keepRef points ref at oid, but never moves an existing ref (it may hold
+// work saved by an earlier removal): then it uses ref-<time> instead. It
+// returns the ref it wrote.
+func keepRef(g Git, ref, oid string, now time.Time) (string, error) {
+	// An empty old value makes update-ref create the ref or fail.
+	if _, err := g.Run("update-ref", "-m", "claude-account worktree rm", ref, oid, ""); err == nil {
+		return ref, nil
+	}
+	ref += "-" + now.UTC().Format("20060102T150405Z")
+	_, err := g.Run("update-ref", "-m", "claude-account worktree rm", ref, oid, "")
+	return ref, err
 }
 
 // archive moves Claude's transcripts (projects/) of every account's runtime
