@@ -230,3 +230,14 @@ func (s Servers) Names() []string {
 	}
 	return names
 }
+
+// ParseServers reads the value of an "mcpServers" key by itself (as found in
+// a .claude.json); empty raw means no servers. file is only used in errors.
+func ParseServers(raw []byte, file string) (Servers, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	doc := make([]byte, 0, len(raw)+16)
+	doc = append(append(append(doc, `{"mcpServers":`...), raw...), '}')
+	return Parse(doc, file)
+}

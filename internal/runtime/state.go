@@ -130,22 +130,41 @@ func (p *Plan) planState(in Input, fresh bool) error {
 
 	// .claude.json: the merged MCP servers (and any other managed key) are
 	// the account's; every other byte is Claude's.
-	servers, err := p.servers(in)
+	state := filepath.Join(dir, ".claude.json")
+	accountState := filepath.Join(a.Dir, ".claude.json")
+	inAccount := samePath(state, accountState)
+	mcpPath := filepath.Join(a.DeclaredDir(), ".mcp.json")
+	declaredMCP, err := readOptional(mcpPath)
 	if err != nil {
 		return err
 	}
-	keys := []coalesce.Key{{Name: "mcpServers", Raw: servers.JSON()}}
-	state := filepath.Join(dir, ".claude.json")
-	accountState := filepath.Join(a.Dir, ".claude.json")
+	// Without a declared .mcp.json the account declares no servers: its
+	// own .claude.json keeps the ones Claude added ('claude mcp add'), and
+	// runtimes get those. Replacing them with an empty set would lose them.
+	fromAccount := declaredMCP == nil
 	var acct []byte
 	extra := a.ManagedKeys()[1:]
-	if !samePath(state, accountState) && (len(extra) > 0 || fresh || !exists(state)) {
+	if !inAccount && (len(extra) > 0 || fresh || fromAccount || !exists(state)) {
 		var release func()
 		acct, release, err = mapOptional(accountState)
 		p.releases = append(p.releases, release)
 		if err != nil {
 			return err
 		}
+	}
+	var keys []coalesce.Key
+	if !(fromAccount && inAccount) {
+		base, err := mcp.Parse(declaredMCP, mcpPath)
+		if err != nil {
+			return fmt.Errorf("%w; fix the account's MCP servers (nothing was changed)", err)
+		}
+		if fromAccount {
+			raw, _ := coalesce.Get(acct, "mcpServers")
+			if base, err = mcp.ParseServers(raw, accountState); err != nil {
+				return fmt.Errorf("%w; fix the account's MCP servers (nothing was changed)", err)
+			}
+		}
+		keys = append(keys, coalesce.Key{Name: "mcpServers", Raw: p.withOverlay(in, base).JSON()})
 	}
 	for _, k := range extra {
 		if raw, ok := coalesce.Get(acct, k); ok {
@@ -202,50 +221,41 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	return nil
 }
 
-// servers are the account's MCP servers with the trusted project overlay
-// applied; an overlay that is not trusted is reported and skipped.
-func (p *Plan) servers(in Input) (mcp.Servers, error) {
-	path := filepath.Join(in.Account.DeclaredDir(), ".mcp.json")
-	data, err := readOptional(path)
-	if err != nil {
-		return nil, err
-	}
-	servers, err := mcp.Parse(data, path)
-	if err != nil {
-		return nil, fmt.Errorf("%w; fix the account's MCP servers (nothing was changed)", err)
-	}
+// withOverlay applies the trusted project overlay to the account's servers;
+// an overlay that is not trusted is reported and skipped.
+func (p *Plan) withOverlay(in Input, servers mcp.Servers) mcp.Servers {
 	if in.Context.Toplevel == "" || in.Account.Config.ProjectMCP != account.ProjectMCPTrusted {
-		return servers, nil
+		return servers
 	}
 	overlayPath := filepath.Join(in.Context.Toplevel, OverlayRel)
 	overlay, err := trust.ReadOverlay(overlayPath)
 	if err != nil {
 		p.Notes = append(p.Notes, fmt.Sprintf("%v; its servers are not loaded", err))
-		return servers, nil
+		return servers
 	}
 	if overlay == nil {
-		return servers, nil
+		return servers
 	}
 	st, err := in.Trust.Check(overlayPath, overlay)
 	if err != nil {
 		// A damaged or planted trust store approves nothing; the launch goes on.
 		p.Notes = append(p.Notes, fmt.Sprintf("%v; the servers of %s are not loaded", err, overlayPath))
-		return servers, nil
+		return servers
 	}
 	switch st {
 	case trust.Untrusted:
 		p.Notes = append(p.Notes, fmt.Sprintf("%s is not trusted, so its servers are not loaded; review it, then run 'claude-account trust'", overlayPath))
-		return servers, nil
+		return servers
 	case trust.Changed:
 		p.Notes = append(p.Notes, fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run 'claude-account trust'", overlayPath))
-		return servers, nil
+		return servers
 	}
 	extra, err := mcp.Parse(overlay, overlayPath)
 	if err != nil {
 		p.Notes = append(p.Notes, fmt.Sprintf("%v; its servers are not loaded", err))
-		return servers, nil
+		return servers
 	}
-	return mcp.Merge(servers, extra), nil
+	return mcp.Merge(servers, extra)
 }
 
 // dedupe keeps the first key of each name: managed values win over seeds.

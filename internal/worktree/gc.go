@@ -59,8 +59,10 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			}
 			v.Removed, v.Why = true, "ephemeral, clean and "+map[bool]string{true: "merged", false: "pushed"}[in.Merged]
 		}
-		if v.Removed && !o.DryRun && !in.Prunable {
-			e := &Entry{Path: in.Path, HEAD: in.HEAD, Branch: in.Branch}
+		if v.Removed && !o.DryRun {
+			// A prunable one goes through Remove too: its transcripts are
+			// archived before git forgets it.
+			e := &Entry{Path: in.Path, HEAD: in.HEAD, Branch: in.Branch, Prunable: in.Prunable}
 			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Now: o.Now})
 			if err != nil {
 				v.Removed, v.Why = false, err.Error()

@@ -65,6 +65,17 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		return nil, fmt.Errorf("%s is the main worktree; only linked worktrees can be removed", e.Path)
 	}
 	name := filepath.Base(e.Path)
+	if e.Prunable {
+		// Its directory is gone, but git's record of it (and the runtime
+		// inside, with Claude's transcripts) is not: archive before pruning.
+		if admin := r.adminDir(e.Path); admin != "" {
+			notes, err := r.archive(admin, filepath.Base(admin), o.Now)
+			rm.Notes = append(rm.Notes, notes...)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	if o.Running != nil {
 		if accts := o.Running(e.Path); len(accts) > 0 {
 			return nil, &RemoveError{fmt.Sprintf("claude (%s) runs in %s; stop it first ('claude-account close --account %s')", accts[0], e.Path, accts[0])}
@@ -281,4 +292,18 @@ func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
 		}
 	}
 	return true, ""
+}
+
+// adminDir finds the git dir (<common>/worktrees/<name>) of the worktree at
+// path from its gitdir file, which still exists after the worktree's own
+// directory is gone; "" when there is none.
+func (r *Repo) adminDir(path string) string {
+	dirs, _ := filepath.Glob(filepath.Join(r.Common, "worktrees", "*", "gitdir"))
+	for _, f := range dirs {
+		data, err := os.ReadFile(f)
+		if err == nil && filepath.Dir(strings.TrimSpace(string(data))) == path {
+			return filepath.Dir(f)
+		}
+	}
+	return ""
 }
