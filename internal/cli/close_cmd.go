@@ -36,9 +36,16 @@ func (c *CloseCmd) Run(d *Deps) error {
 	if c.All {
 		match = lock.AccountKeys(ws.account.Name)
 	}
-	held, err := lock.List(lock.Dir(d.Env), match)
+	all, err := lock.List(lock.Dir(d.Env), match)
 	if err != nil {
 		return err
+	}
+	// Keys of "max" also match an account "max-work": the holder says whose it is.
+	var held []lock.Held
+	for _, h := range all {
+		if h.Account == ws.account.Name || h.Account == "" {
+			held = append(held, h)
+		}
 	}
 	if len(held) == 0 {
 		fmt.Fprintf(d.Stdout, "claude (%s) is not running%s\n", ws.account.Name, map[bool]string{false: " in " + ws.where(d)}[c.All])

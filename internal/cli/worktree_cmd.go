@@ -70,7 +70,8 @@ func runningIn(d *Deps) func(string) []string {
 		fp := gitctx.Fingerprint(canon)
 		var out []string
 		for _, h := range held {
-			if strings.HasSuffix(strings.TrimSuffix(filepath.Base(h.Path), ".lock"), "-"+fp) || h.Workspace == canon {
+			key, _, _ := strings.Cut(filepath.Base(h.Path), ".") // max-<fp>.lock, max-<fp>.3.lock
+			if strings.HasSuffix(key, "-"+fp) || h.Workspace == canon {
 				out = append(out, h.Account)
 			}
 		}

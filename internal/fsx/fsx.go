@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/google/renameio/v2"
 )
@@ -20,7 +21,25 @@ import (
 // a user's file (or a login) anywhere else, and renameio's probe of $TMPDIR
 // would cost extra files and renames on every write.
 func WriteFile(path string, data []byte, mode fs.FileMode) error {
-	return renameio.WriteFile(path, data, mode, renameio.WithTempDir(filepath.Dir(path)))
+	if err := renameio.WriteFile(path, data, mode, renameio.WithTempDir(filepath.Dir(path))); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir makes a rename in dir durable: renameio syncs the file, not the
+// directory entry that now names it, so a crash right after could bring the
+// old version back.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
 }
 
 // WriteSecret atomically replaces path with data at mode 0600 exactly, from the
@@ -73,7 +92,10 @@ func (s *Staged) Commit() error {
 	if cerr := s.f.Cleanup(); err == nil && cerr != nil {
 		err = cerr
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(s.f.Name()))
 }
 
 // Discard removes the staged file; the target is untouched.

@@ -5,6 +5,7 @@
 package launch
 
 import (
+	goruntime "runtime"
 	"errors"
 	"fmt"
 	"io"
@@ -109,6 +110,11 @@ var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, sys
 // fg) reach it directly; the launcher forwards only what was sent to it alone,
 // so Claude never sees one Ctrl-C twice (it would take that as "exit").
 func Run(s Spec) (Status, error) {
+	// Claude is told to stop if the launcher dies (see deathSignal): the
+	// kernel sends that signal when the forking thread ends, so this
+	// goroutine keeps its thread from the fork to the wait.
+	goruntime.LockOSThread()
+	defer goruntime.UnlockOSThread()
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, forwarded...)
 	defer signal.Stop(sigs)
@@ -160,7 +166,7 @@ func start(s Spec) (int, func() (syscall.WaitStatus, error), error) {
 	}
 	if len(files) == 3 {
 		pid, err := syscall.ForkExec(s.Path, append([]string{s.Path}, s.Args...),
-			&syscall.ProcAttr{Dir: s.Dir, Env: s.Env, Files: files})
+			&syscall.ProcAttr{Dir: s.Dir, Env: s.Env, Files: files, Sys: deathSignal()})
 		if err != nil {
 			return 0, nil, err
 		}
@@ -177,6 +183,7 @@ func start(s Spec) (int, func() (syscall.WaitStatus, error), error) {
 	cmd := exec.Command(s.Path, s.Args...)
 	cmd.Env, cmd.Dir = s.Env, s.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, s.Stdout, s.Stderr
+	cmd.SysProcAttr = deathSignal()
 	if err := cmd.Start(); err != nil {
 		return 0, nil, err
 	}

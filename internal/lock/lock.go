@@ -72,10 +72,10 @@ type Lock struct {
 // ours: not a symlink, owned by us, no access for others.
 func EnsureDir(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return err
+		return fmt.Errorf("lock dir %s cannot be made (%v); point XDG_RUNTIME_DIR (or TMPDIR) at a directory of yours", dir, errors.Unwrap(err))
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
+		return fmt.Errorf("lock dir %s cannot be made (%v); point XDG_RUNTIME_DIR (or TMPDIR) at a directory of yours", dir, errors.Unwrap(err))
 	}
 	return CheckDir(dir)
 }
@@ -240,8 +240,9 @@ func List(dir string, match func(key string) bool) ([]Held, error) {
 	return out, nil
 }
 
-// AccountKeys matches every lock key of an account: outside git and in
-// each workspace.
+// AccountKeys matches the lock keys of an account, outside git and in each
+// workspace; an account whose name extends this one ("max-work" for "max")
+// matches too, so callers check Holder.Account.
 func AccountKeys(account string) func(string) bool {
 	return func(key string) bool { return key == account || strings.HasPrefix(key, account+"-") }
 }

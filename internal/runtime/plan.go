@@ -134,9 +134,21 @@ func MakePlan(in Input) (*Plan, error) {
 	dir := in.Layout.ConfigDir
 	// A runtime (or the claude-runtime dir above it) planted as a symlink
 	// would have every write land wherever it points.
+	// One owned by someone else, or writable by others, could be holding a
+	// planted login for the launch to adopt.
 	for _, d := range []string{filepath.Dir(dir), dir} {
-		if fi, err := os.Lstat(d); err == nil && !fi.IsDir() {
+		fi, err := os.Lstat(d)
+		if err != nil {
+			continue
+		}
+		st, _ := fi.Sys().(*syscall.Stat_t)
+		switch {
+		case !fi.IsDir():
 			return nil, fmt.Errorf("%s is %s, not a directory; remove it (claude-account makes the runtime there)", d, describe(d, fi))
+		case st != nil && int(st.Uid) != os.Getuid():
+			return nil, fmt.Errorf("%s belongs to uid %d, not to you; remove it (claude-account makes the runtime there)", d, st.Uid)
+		case fi.Mode().Perm()&0o022 != 0:
+			return nil, fmt.Errorf("%s is writable by others (mode %#o); run 'chmod go-w %s'", d, fi.Mode().Perm(), d)
 		}
 	}
 	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
@@ -430,6 +442,10 @@ func applyError(s Step, err error) error {
 		switch errno {
 		case syscall.ENOSPC, syscall.EDQUOT, syscall.EFBIG:
 			return fmt.Errorf("writing %s: %v; free some disk space and run again (the file was not changed)", s.Path, errno)
+		case syscall.EACCES, syscall.EPERM, syscall.EROFS:
+			return fmt.Errorf("%s %s: %v; check that %s is yours and writable", s.Op, s.Path, errno, filepath.Dir(s.Path))
+		case syscall.EISDIR:
+			return fmt.Errorf("%s %s: it is a directory; remove it (claude-account writes a file there)", s.Op, s.Path)
 		}
 		return fmt.Errorf("%s %s: %v", s.Op, s.Path, errno)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/coalesce"
@@ -60,6 +61,9 @@ func readOptional(path string) ([]byte, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if errors.Is(err, syscall.EISDIR) {
+		return nil, fmt.Errorf("%s is a directory; remove it (a file belongs there)", path)
+	}
 	return data, err
 }
 
@@ -104,7 +108,7 @@ func (p *Plan) planState(in Input, fresh bool) error {
 			return fileError(source, err, "fix the account's settings")
 		}
 		if a.Config.Worktree.UseHooks && in.Exe != "" {
-			if want, err = withWorktreeHooks(want, in.Exe, a.Name); err != nil {
+			if want, err = withWorktreeHooks(want, in.Exe, a); err != nil {
 				return fileError(source, err, "fix the account's hooks")
 			}
 		}
@@ -294,20 +298,26 @@ func isSymlink(path string) bool {
 // withWorktreeHooks adds Claude Code's WorktreeCreate and WorktreeRemove
 // hooks, pointing at this launcher, to the declared settings — unless the
 // account declares those events itself.
-func withWorktreeHooks(settings []byte, exe, account string) ([]byte, error) {
+func withWorktreeHooks(settings []byte, exe string, a *account.Account) ([]byte, error) {
 	hooks := map[string]json.RawMessage{}
 	if raw, ok := coalesce.Get(settings, "hooks"); ok {
 		if err := json.Unmarshal(raw, &hooks); err != nil {
 			return nil, fmt.Errorf("\"hooks\" is not an object: %v", err)
 		}
 	}
-	quoted := "'" + strings.ReplaceAll(exe, "'", `'\''`) + "'"
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	// The hook runs inside Claude, where CLAUDE_ACCOUNT_DIR is not set: name
+	// the account dir when it is not the default one.
+	args := " --account " + a.Name
+	if filepath.Base(a.Dir) != ".claude-"+a.Name {
+		args += " --account-dir " + quote(a.Dir)
+	}
 	for event, verb := range map[string]string{"WorktreeCreate": "worktree-create", "WorktreeRemove": "worktree-remove"} {
 		if _, ok := hooks[event]; ok {
 			continue
 		}
 		entry := []map[string]any{{"hooks": []map[string]string{{"type": "command",
-			"command": quoted + " hook " + verb + " --account " + account}}}}
+			"command": quote(exe) + " hook " + verb + args}}}}
 		raw, err := json.Marshal(entry)
 		if err != nil {
 			return nil, err

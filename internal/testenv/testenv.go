@@ -4,6 +4,7 @@
 package testenv
 
 import (
+	goruntime "runtime"
 	"bufio"
 	"fmt"
 	"io/fs"
@@ -65,6 +66,8 @@ func Setup(e *testscript.Env) error {
 // so a typo cannot silently skip a test.
 func Condition(cond string) (bool, error) {
 	switch cond {
+	case "linux":
+		return goruntime.GOOS == "linux", nil
 	case "root":
 		return os.Geteuid() == 0, nil
 	case "unshare":

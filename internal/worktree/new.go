@@ -64,7 +64,7 @@ func (r *Repo) New(o Options) (*Result, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	if err := r.exclude(); err != nil {
+	if err := r.excludeWorktrees(); err != nil {
 		return nil, err
 	}
 
@@ -189,7 +189,16 @@ func (r *Repo) setup(path string, wt Git, symlinkDirs []string) ([]string, error
 		if err := os.MkdirAll(filepath.Join(path, ".claude"), 0o755); err != nil {
 			return notes, err
 		}
-		if err := fsx.WriteFile(filepath.Join(path, local), data, 0o644); err != nil {
+		// Same mode as the original: it often holds API keys in "env".
+		mode := fs.FileMode(0o600)
+		if fi, err := os.Stat(filepath.Join(r.Root, local)); err == nil {
+			mode = fi.Mode().Perm()
+		}
+		if err := fsx.WriteFile(filepath.Join(path, local), data, mode); err != nil {
+			return notes, err
+		}
+		// A copy of a local file is not a change of the worktree.
+		if err := r.exclude("/" + filepath.ToSlash(local)); err != nil {
 			return notes, err
 		}
 		notes = append(notes, "copied "+local)
@@ -217,6 +226,11 @@ func (r *Repo) setup(path string, wt Git, symlinkDirs []string) ([]string, error
 			return notes, err
 		}
 		if err := os.Symlink(src, dst); err != nil {
+			return notes, err
+		}
+		// ".gitignore: node_modules/" does not match a link named
+		// node_modules: hide it, or every worktree would look dirty.
+		if err := r.exclude("/" + filepath.ToSlash(d)); err != nil {
 			return notes, err
 		}
 		notes = append(notes, "linked "+d)
@@ -282,16 +296,19 @@ func (r *Repo) copyIncluded(path string) (int, error) {
 	return n, nil
 }
 
-// exclude keeps the worktrees dir out of `git status` through
-// $GIT_COMMON_DIR/info/exclude, never by editing a tracked .gitignore. The
-// read-modify-write holds a flock so parallel `worktree new` calls do not
-// drop each other's line.
-func (r *Repo) exclude() error {
+// excludeWorktrees keeps the worktrees dir out of `git status`.
+func (r *Repo) excludeWorktrees() error {
 	rel, err := filepath.Rel(r.Root, r.Dir)
 	if err != nil || strings.HasPrefix(rel, "..") || r.Bare {
 		return nil // outside the work tree: nothing to hide
 	}
-	line := "/" + filepath.ToSlash(rel) + "/"
+	return r.exclude("/" + filepath.ToSlash(rel) + "/")
+}
+
+// exclude adds line to $GIT_COMMON_DIR/info/exclude unless it is there:
+// never to a tracked .gitignore. The read-modify-write holds a flock so
+// parallel `worktree new` calls do not drop each other's line.
+func (r *Repo) exclude(line string) error {
 	info := filepath.Join(r.Common, "info")
 	if err := os.MkdirAll(info, 0o755); err != nil {
 		return err

@@ -34,7 +34,7 @@ func Open(ctx gitctx.Context, dir string, env []string) (*Repo, error) {
 		return nil, errors.New("not in a git repository; cd into one (or use 'claude-account clone')")
 	}
 	r := &Repo{Common: ctx.CommonDir}
-	r.Bare = ctx.Kind == gitctx.Bare || isBareCommon(ctx.CommonDir)
+	r.Bare = ctx.Kind == gitctx.Bare || isBareCommon(ctx.CommonDir, env)
 	if r.Bare {
 		r.Root = filepath.Dir(ctx.CommonDir)
 		r.Git = Git{Dir: ctx.CommonDir, Env: env}
@@ -59,9 +59,11 @@ func Open(ctx gitctx.Context, dir string, env []string) (*Repo, error) {
 	return r, nil
 }
 
-func isBareCommon(common string) bool {
-	data, err := os.ReadFile(filepath.Join(common, "config"))
-	return err == nil && strings.Contains(strings.ReplaceAll(string(data), " ", ""), "bare=true")
+// isBareCommon asks git whether a common dir is a bare repository (a linked
+// worktree of a bare clone reports Linked, not Bare).
+func isBareCommon(common string, env []string) bool {
+	out, err := Git{Dir: common, Env: env}.Run("--git-dir="+common, "config", "--bool", "core.bare")
+	return err == nil && out == "true"
 }
 
 // PathFor is the worktree dir of a slug.
