@@ -5,7 +5,6 @@
 package launch
 
 import (
-	goruntime "runtime"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"syscall"
 	"unsafe"

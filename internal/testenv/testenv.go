@@ -4,7 +4,6 @@
 package testenv
 
 import (
-	goruntime "runtime"
 	"bufio"
 	"fmt"
 	"io/fs"
@@ -13,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"sort"
 	"strconv"
 	"strings"
