@@ -119,3 +119,21 @@ func (c *HookRemoveCmd) Run(d *Deps) error {
 	}
 	return nil
 }
+
+// Help is shown under the command's usage.
+func (c *HookCreateCmd) Help() string {
+	return `Reads Claude Code's WorktreeCreate hook JSON ({"name": …, "cwd": …}) on stdin, makes the
+worktree, and prints only its path on stdout.
+
+Example:
+  echo '{"name": "agent-a1b2c3d", "cwd": "'$PWD'"}' | claude-account hook worktree-create`
+}
+
+// Help is shown under the command's usage.
+func (c *HookRemoveCmd) Help() string {
+	return `Reads Claude Code's WorktreeRemove hook JSON ({"worktree_path": …}) on stdin and removes
+that worktree, saving uncommitted work under refs/claude-account/wip/<name> first.
+
+Example:
+  echo '{"worktree_path": "'$PWD'/.claude/worktrees/agent-a1b2c3d"}' | claude-account hook worktree-remove`
+}

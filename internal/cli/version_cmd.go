@@ -31,3 +31,9 @@ func (VersionCmd) Run(d *Deps) error {
 	fmt.Fprintln(d.Stdout, "claude-account "+v)
 	return nil
 }
+
+// Help is shown under the command's usage.
+func (VersionCmd) Help() string {
+	return `Example:
+  claude-account version`
+}

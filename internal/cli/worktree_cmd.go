@@ -296,3 +296,47 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// Help is shown under the command's usage.
+func (c *WorktreeNewCmd) Help() string {
+	return `Makes .claude/worktrees/<name> on branch worktree-<name> ('/' becomes '+'), or reuses
+the one that exists; an existing worktree-<name> branch is checked out as it is, never
+reset. The path is the last line printed.
+
+Examples:
+  claude-account worktree new fix-login
+  cd "$(claude-account worktree new me/feature --base origin/release | tail -1)"`
+}
+
+// Help is shown under the command's usage.
+func (c *WorktreeListCmd) Help() string {
+	return `Shows every worktree git knows of: branch, uncommitted changes, commits ahead of and
+behind its base, whether its commits are merged (squash merges included), age, the size
+of its runtime and which accounts run Claude there.
+
+Examples:
+  claude-account worktree list
+  claude-account worktree list --json | jq -r '.[] | select(.dirty > 0) | .path'`
+}
+
+// Help is shown under the command's usage.
+func (c *WorktreeRmCmd) Help() string {
+	return `Refuses uncommitted changes, commits found on no other branch or remote, and a running
+Claude. --force first commits uncommitted work under refs/claude-account/wip/<name> and
+keeps an unmerged branch. Claude's transcripts move to <account dir>/archive first.
+
+Examples:
+  claude-account worktree rm fix-login
+  claude-account worktree rm --force spike`
+}
+
+// Help is shown under the command's usage.
+func (c *WorktreeGCCmd) Help() string {
+	return `Removes ephemeral worktrees (agent-a<7 hex> or made with --ephemeral) older than the age
+that are clean, merged or pushed and not running, then runs git worktree prune. Says why
+it kept each of the others.
+
+Examples:
+  claude-account worktree gc --dry-run
+  claude-account worktree gc --older-than 7d`
+}
