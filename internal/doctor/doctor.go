@@ -141,8 +141,13 @@ func readOnly(in Input) []Finding {
 	var out []Finding
 	for _, name := range []string{"settings.json", ".claude.json", runtime.Credentials} {
 		path := filepath.Join(in.Layout.ConfigDir, name)
+		// statfs and access follow links themselves; the resolved path is
+		// only needed to word a finding (this runs at every launch).
+		if !isReadOnly(path) {
+			continue
+		}
 		real, err := filepath.EvalSymlinks(path)
-		if err != nil || !isReadOnly(real) {
+		if err != nil {
 			continue
 		}
 		f := Finding{ID: "read-only", Path: path}
@@ -159,6 +164,9 @@ func readOnly(in Input) []Finding {
 // isReadOnly asks the file system (statfs: a read-only mount such as the Nix
 // store on NixOS) and the permissions (access: a 0444 store file for a user).
 func isReadOnly(path string) bool {
+	if _, err := os.Stat(path); err != nil {
+		return false // missing: nothing to write over
+	}
 	var st syscall.Statfs_t
 	if syscall.Statfs(path, &st) == nil && uint64(st.Flags)&stRdonly != 0 {
 		return true
