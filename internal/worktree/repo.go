@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
@@ -181,7 +180,10 @@ func writeMeta(gitDir string, m Meta) error {
 	if err != nil {
 		return err
 	}
-	return fsx.WriteFile(filepath.Join(gitDir, MetaFile), append(data, '\n'), 0o644)
+	// Written once, into the git dir git has just made for the worktree, and
+	// ours alone: a crash mid-write leaves a record ReadMeta ignores, so the
+	// fsyncs of an atomic write (several ms here) buy nothing.
+	return os.WriteFile(filepath.Join(gitDir, MetaFile), append(data, '\n'), 0o644)
 }
 
 func exists(p string) bool {
