@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/fsx"
 )
 
 // fetchRefspec makes fetch keep refs/remotes/origin/*, which a bare clone
@@ -217,7 +218,7 @@ func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (
 		return wt, fmt.Errorf("clone: %w", statErr)
 	}
 	for _, e := range entries {
-		if !samePath(e.path, dir) {
+		if !fsx.SamePath(e.path, dir) {
 			continue
 		}
 		switch {
@@ -332,28 +333,6 @@ func parseWorktrees(out string) []worktreeEntry {
 		}
 	}
 	return es
-}
-
-// samePath compares two paths after resolving symlinks where they exist.
-func samePath(a, b string) bool {
-	if a == b {
-		return true
-	}
-	ra, erra := filepath.EvalSymlinks(a)
-	rb, errb := filepath.EvalSymlinks(b)
-	if erra != nil || errb != nil {
-		// A missing worktree: compare its parent directories resolved.
-		ra = resolveParent(a)
-		rb = resolveParent(b)
-	}
-	return ra == rb
-}
-
-func resolveParent(p string) string {
-	if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		return filepath.Join(d, filepath.Base(p))
-	}
-	return filepath.Clean(p)
 }
 
 // remoteError is a failed clone or fetch: the remote is the likely cause.

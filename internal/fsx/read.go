@@ -2,6 +2,8 @@ package fsx
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -49,4 +51,24 @@ func retry(call func() (int, error)) (int, error) {
 			return n, err
 		}
 	}
+}
+
+// SamePath reports whether a and b name the same file or directory, however
+// they are spelled (symlinks, "..", a bind mount). Two that exist are
+// compared by device and inode; otherwise, the same name in the same existing
+// directory counts, so a file about to be created can be compared too.
+func SamePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if sa, err := os.Stat(a); err == nil {
+		sb, err := os.Stat(b)
+		return err == nil && os.SameFile(sa, sb)
+	}
+	if filepath.Base(a) != filepath.Base(b) {
+		return false
+	}
+	da, err1 := os.Stat(filepath.Dir(a))
+	db, err2 := os.Stat(filepath.Dir(b))
+	return err1 == nil && err2 == nil && os.SameFile(da, db)
 }

@@ -99,7 +99,7 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	// seed's read-only link, or this config dir is where it is declared.
 	target := filepath.Join(dir, "settings.json")
 	source := filepath.Join(declared, "settings.json")
-	if a.Config.SettingsMode == account.SettingsCoalesce && !samePath(target, source) {
+	if a.Config.SettingsMode == account.SettingsCoalesce && !fsx.SamePath(target, source) {
 		want, err := readOptional(source)
 		if err != nil {
 			return err
@@ -136,7 +136,7 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	// the account's; every other byte is Claude's.
 	state := filepath.Join(dir, ".claude.json")
 	accountState := filepath.Join(a.Dir, ".claude.json")
-	inAccount := samePath(state, accountState)
+	inAccount := fsx.SamePath(state, accountState)
 	mcpPath := filepath.Join(a.DeclaredDir(), ".mcp.json")
 	declaredMCP, err := readOptional(mcpPath)
 	if err != nil {
@@ -273,21 +273,6 @@ func dedupe(keys []coalesce.Key) []coalesce.Key {
 		}
 	}
 	return out
-}
-
-// samePath reports whether a and b name the same entry: the same name in
-// the same directory, however the directories are spelled (two stats, not a
-// walk of every component).
-func samePath(a, b string) bool {
-	if a == b {
-		return true
-	}
-	if filepath.Base(a) != filepath.Base(b) {
-		return false
-	}
-	da, err1 := os.Stat(filepath.Dir(a))
-	db, err2 := os.Stat(filepath.Dir(b))
-	return err1 == nil && err2 == nil && os.SameFile(da, db)
 }
 
 func isSymlink(path string) bool {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
@@ -117,20 +118,11 @@ func (r *Repo) Find(path string) (*Entry, error) {
 		return nil, err
 	}
 	for i := range list {
-		if samePath(list[i].Path, path) {
+		if fsx.SamePath(list[i].Path, path) {
 			return &list[i], nil
 		}
 	}
 	return nil, nil
-}
-
-func samePath(a, b string) bool {
-	if a == b {
-		return true
-	}
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
 }
 
 // GitDir is the per-worktree git dir of a linked worktree.

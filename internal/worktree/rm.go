@@ -38,7 +38,7 @@ func (r *Repo) Resolve(name string) (*Entry, error) {
 	for i := range entries {
 		e := &entries[i]
 		for _, c := range cands {
-			if samePath(e.Path, c) || filepath.IsAbs(c) && e.Path == c {
+			if fsx.SamePath(e.Path, c) || filepath.IsAbs(c) && e.Path == c {
 				return e, nil
 			}
 		}
@@ -155,7 +155,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 }
 
 func (r *Repo) isMain(e *Entry) bool {
-	return !r.Bare && samePath(e.Path, r.Root)
+	return !r.Bare && fsx.SamePath(e.Path, r.Root)
 }
 
 // saveWIP commits the working tree, untracked files included (ignored ones
