@@ -25,9 +25,6 @@ import (
 	"github.com/claude-account/claude-account/internal/testenv"
 )
 
-// launcher builds cmd/claude-account for this test.
-func launcher(t *testing.T) string { return testenv.BuildLauncher(t) }
-
 // stub is a claude that records what it was started with in $STUB_OUT/<pid>
 // (config dir, task list, working directory, launcher pid), then waits
 // until $STUB_RELEASE exists.
@@ -37,106 +34,36 @@ while [ ! -e "$STUB_RELEASE" ]; do sleep 0.05; done
 exit 0
 `
 
+// world is a testenv.World whose stub claude reports and waits.
 type world struct {
-	t       *testing.T
-	root    string
-	bin     string
-	env     []string
+	*testenv.World
 	out     string // $STUB_OUT
 	release string // $STUB_RELEASE
 }
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	must(t, err)
-	w := &world{t: t, root: root, bin: launcher(t)}
-	stubDir := filepath.Join(root, "stubbin")
-	w.out = filepath.Join(root, "stub-out")
-	w.release = filepath.Join(root, "release")
-	for _, d := range []string{stubDir, w.out} {
-		must(t, os.MkdirAll(d, 0o755))
-	}
-	must(t, os.WriteFile(filepath.Join(stubDir, "claude"), []byte(stub), 0o755))
-	gitconfig := filepath.Join(root, ".gitconfig")
-	must(t, os.WriteFile(gitconfig, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644))
-	dirs := []string{
-		"HOME=" + filepath.Join(root, "home"),
-		"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg", "config"),
-		"XDG_DATA_HOME=" + filepath.Join(root, "xdg", "data"),
-		"XDG_STATE_HOME=" + filepath.Join(root, "xdg", "state"),
-		"XDG_CACHE_HOME=" + filepath.Join(root, "xdg", "cache"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(root, "xdg", "run"),
-		"TMPDIR=" + filepath.Join(root, "tmp"),
-	}
-	for _, kv := range dirs {
-		must(t, os.MkdirAll(strings.SplitN(kv, "=", 2)[1], 0o700))
-	}
-	w.env = append(dirs,
-		"PATH="+stubDir+":"+os.Getenv("PATH"),
-		"GIT_CONFIG_GLOBAL="+gitconfig,
-		"GIT_CONFIG_NOSYSTEM=1",
-		"STUB_OUT="+w.out,
-		"STUB_RELEASE="+w.release,
-	)
+	root := t.TempDir()
+	w := &world{out: filepath.Join(root, "stub-out"), release: filepath.Join(root, "release")}
+	must(t, os.MkdirAll(w.out, 0o755))
+	w.World = testenv.NewWorld(t, stub, "STUB_OUT="+w.out, "STUB_RELEASE="+w.release)
 	t.Cleanup(func() { _ = os.WriteFile(w.release, nil, 0o644) }) // never leave a stub waiting
 	return w
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-func (w *world) cmd(dir string, args ...string) *exec.Cmd {
-	c := exec.Command(w.bin, args...)
-	c.Dir = dir
-	c.Env = w.env
-	return c
-}
-
-func (w *world) ok(dir string, args ...string) string {
-	w.t.Helper()
-	out, err := w.cmd(dir, args...).CombinedOutput()
-	if err != nil {
-		w.t.Fatalf("claude-account %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func (w *world) git(dir string, args ...string) string {
-	w.t.Helper()
-	c := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	c.Env = w.env
-	out, err := c.CombinedOutput()
-	if err != nil {
-		w.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
 func (w *world) account() {
-	w.t.Helper()
-	w.ok(w.root, "init", "x")
-	acct := filepath.Join(w.root, "home", ".claude-x")
-	must(w.t, os.WriteFile(filepath.Join(acct, "settings.json"), []byte(`{"model": "opus"}`+"\n"), 0o600))
-	must(w.t, os.WriteFile(filepath.Join(acct, ".mcp.json"), []byte(`{"mcpServers": {"fresh": {"command": "/bin/true"}}}`+"\n"), 0o600))
-}
-
-func (w *world) repo(name string) string {
-	w.t.Helper()
-	dir := filepath.Join(w.root, name)
-	must(w.t, os.MkdirAll(dir, 0o755))
-	w.git(dir, "init", "-q")
-	must(w.t, os.WriteFile(filepath.Join(dir, "README"), []byte("hello\n"), 0o644))
-	w.git(dir, "add", "README")
-	w.git(dir, "commit", "-q", "-m", "init")
-	return dir
+	w.T.Helper()
+	w.OK(w.Root, "init", "x")
+	acct := filepath.Join(w.Root, "home", ".claude-x")
+	must(w.T, os.WriteFile(filepath.Join(acct, "settings.json"), []byte(`{"model": "opus"}`+"\n"), 0o600))
+	must(w.T, os.WriteFile(filepath.Join(acct, ".mcp.json"), []byte(`{"mcpServers": {"fresh": {"command": "/bin/true"}}}`+"\n"), 0o600))
 }
 
 // launch is one launcher started in the background.
@@ -148,12 +75,12 @@ type launch struct {
 }
 
 func (w *world) start(dir string, args ...string) *launch {
-	w.t.Helper()
-	l := &launch{cmd: w.cmd(dir, args...), done: make(chan struct{})}
+	w.T.Helper()
+	l := &launch{cmd: w.Cmd(dir, args...), done: make(chan struct{})}
 	l.cmd.Stderr = &l.stderr
-	must(w.t, l.cmd.Start())
+	must(w.T, l.cmd.Start())
 	go func() { l.err = l.cmd.Wait(); close(l.done) }()
-	w.t.Cleanup(func() {
+	w.T.Cleanup(func() {
 		select {
 		case <-l.done:
 		default:
@@ -187,19 +114,19 @@ func (l *launch) code() int {
 type started struct{ config, task, dir, launcherPID string }
 
 func (w *world) stubs() map[string]started {
-	w.t.Helper()
+	w.T.Helper()
 	des, err := os.ReadDir(w.out)
-	must(w.t, err)
+	must(w.T, err)
 	out := map[string]started{}
 	for _, de := range des {
 		if strings.HasPrefix(de.Name(), ".") {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(w.out, de.Name()))
-		must(w.t, err)
+		must(w.T, err)
 		f := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 		if len(f) != 4 {
-			w.t.Fatalf("stub %s wrote %q", de.Name(), data)
+			w.T.Fatalf("stub %s wrote %q", de.Name(), data)
 		}
 		out[de.Name()] = started{f[0], f[1], f[2], f[3]}
 	}
@@ -220,7 +147,7 @@ var alreadyRuns = regexp.MustCompile(`^claude-account: claude \(x\) already runs
 func TestHardenTwelveLaunchesOneWorkspace(t *testing.T) {
 	w := newWorld(t)
 	w.account()
-	repo := w.repo("repo")
+	repo := w.Repo("repo")
 	// Three rounds: the first builds the runtime while 11 others plan from a
 	// half-made one; the later ones race on an existing lock file.
 	for round := 0; round < 3 && !t.Failed(); round++ {
@@ -348,12 +275,12 @@ func checkRuntime(t *testing.T, rt, toplevel string) {
 func TestHardenTwelveWorktreesAtOnce(t *testing.T) {
 	w := newWorld(t)
 	w.account()
-	repo := w.repo("repo")
+	repo := w.Repo("repo")
 	const n = 12
 	var wts []string
 	for i := 0; i < n; i++ {
-		wt := filepath.Join(w.root, fmt.Sprintf("wt%02d", i))
-		w.git(repo, "worktree", "add", "-q", "-b", fmt.Sprintf("b%02d", i), wt)
+		wt := filepath.Join(w.Root, fmt.Sprintf("wt%02d", i))
+		w.Git(repo, "worktree", "add", "-q", "-b", fmt.Sprintf("b%02d", i), wt)
 		wts = append(wts, wt)
 	}
 	var ls []*launch
@@ -398,7 +325,7 @@ func TestHardenTwelveWorktreesAtOnce(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(repo, ".git", "claude-runtime")); err == nil {
 		t.Errorf("the main worktree got a runtime though nothing ran there")
 	}
-	locks, _ := filepath.Glob(filepath.Join(w.root, "xdg", "run", "claude-account", "x-*.lock"))
+	locks, _ := filepath.Glob(filepath.Join(w.Root, "xdg", "run", "claude-account", "x-*.lock"))
 	if len(locks) != n {
 		t.Errorf("%d lock files, want one per worktree (%d): %v", len(locks), n, locks)
 	}
@@ -408,7 +335,7 @@ func TestHardenWorktreeNewTenAtOnce(t *testing.T) {
 	w := newWorld(t)
 	// A race shows only sometimes: three repositories, one after the other.
 	for round := 0; round < 3 && !t.Failed(); round++ {
-		tenWorktreesAtOnce(t, w, w.repo(fmt.Sprintf("repo%d", round)))
+		tenWorktreesAtOnce(t, w, w.Repo(fmt.Sprintf("repo%d", round)))
 	}
 }
 
@@ -425,7 +352,7 @@ func tenWorktreesAtOnce(t *testing.T, w *world, repo string) {
 			t.Errorf("%s: exit %d: %s", strings.Join(l.cmd.Args[1:], " "), c, l.stderr.String())
 		}
 	}
-	list := w.git(repo, "worktree", "list", "--porcelain")
+	list := w.Git(repo, "worktree", "list", "--porcelain")
 	var paths []string
 	for _, line := range strings.Split(list, "\n") {
 		if p, ok := strings.CutPrefix(line, "worktree "); ok && p != repo {
@@ -444,10 +371,10 @@ func tenWorktreesAtOnce(t *testing.T, w *world, repo string) {
 		if p != want {
 			t.Errorf("worktree %d is %s, want %s", i, p, want)
 		}
-		if b := strings.TrimSpace(w.git(p, "rev-parse", "--abbrev-ref", "HEAD")); b != fmt.Sprintf("worktree-slug-%02d", i) {
+		if b := strings.TrimSpace(w.Git(p, "rev-parse", "--abbrev-ref", "HEAD")); b != fmt.Sprintf("worktree-slug-%02d", i) {
 			t.Errorf("%s is on %s", p, b)
 		}
-		if s := w.git(p, "status", "--porcelain"); s != "" {
+		if s := w.Git(p, "status", "--porcelain"); s != "" {
 			t.Errorf("%s is not clean:\n%s", p, s)
 		}
 	}
@@ -464,10 +391,10 @@ func tenWorktreesAtOnce(t *testing.T, w *world, repo string) {
 			}
 		}
 	}
-	if out := w.git(repo, "worktree", "prune", "--dry-run", "-v"); out != "" {
+	if out := w.Git(repo, "worktree", "prune", "--dry-run", "-v"); out != "" {
 		t.Errorf("git would prune:\n%s", out)
 	}
-	w.git(repo, "fsck", "--no-progress")
+	w.Git(repo, "fsck", "--no-progress")
 	exclude, err := os.ReadFile(filepath.Join(repo, ".git", "info", "exclude"))
 	must(t, err)
 	if c := strings.Count(string(exclude), "\n/.claude/worktrees/\n"); c != 1 {
@@ -476,7 +403,7 @@ func tenWorktreesAtOnce(t *testing.T, w *world, repo string) {
 	if !bytes.HasSuffix(exclude, []byte("\n")) || bytes.Contains(exclude, []byte{0}) {
 		t.Errorf("info/exclude is damaged: %q", exclude)
 	}
-	if s := w.git(repo, "status", "--porcelain"); s != "" {
+	if s := w.Git(repo, "status", "--porcelain"); s != "" {
 		t.Errorf("the main worktree shows the worktrees dir in git status:\n%s", s)
 	}
 	// The exclude lock file is ours and private.

@@ -24,87 +24,14 @@ import (
 	"github.com/claude-account/claude-account/internal/testenv"
 )
 
-// launcher builds cmd/claude-account for this test.
-func launcher(t *testing.T) string { return testenv.BuildLauncher(t) }
-
-// world is a private HOME, XDG dirs, TMPDIR and git identity, with a stub
-// claude (a shell script that exits 0) first on PATH.
-type world struct {
-	t    *testing.T
-	root string
-	bin  string
-	env  []string
-	tmp  string // the children's TMPDIR
-}
+// world is a testenv.World whose stub claude exits 0 at once.
+type world struct{ *testenv.World }
 
 func newWorld(t *testing.T) *world {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	w := &world{t: t, root: t.TempDir(), bin: launcher(t)}
-	stubDir := filepath.Join(w.root, "stubbin")
-	must(t, os.MkdirAll(stubDir, 0o755))
-	must(t, os.WriteFile(filepath.Join(stubDir, "claude"), []byte("#!/bin/sh\nexit 0\n"), 0o755))
-	w.tmp = filepath.Join(w.root, "tmp")
-	gitconfig := filepath.Join(w.root, ".gitconfig")
-	must(t, os.WriteFile(gitconfig, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644))
-	w.env = []string{
-		"PATH=" + stubDir + ":" + os.Getenv("PATH"),
-		"HOME=" + filepath.Join(w.root, "home"),
-		"XDG_CONFIG_HOME=" + filepath.Join(w.root, "xdg", "config"),
-		"XDG_DATA_HOME=" + filepath.Join(w.root, "xdg", "data"),
-		"XDG_STATE_HOME=" + filepath.Join(w.root, "xdg", "state"),
-		"XDG_CACHE_HOME=" + filepath.Join(w.root, "xdg", "cache"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(w.root, "xdg", "run"),
-		"TMPDIR=" + w.tmp,
-		"GIT_CONFIG_GLOBAL=" + gitconfig,
-		"GIT_CONFIG_NOSYSTEM=1",
-	}
-	for _, kv := range w.env[1:8] {
-		must(t, os.MkdirAll(strings.SplitN(kv, "=", 2)[1], 0o700))
-	}
-	return w
+	return &world{testenv.NewWorld(t, "#!/bin/sh\nexit 0\n")}
 }
 
-func (w *world) cmd(dir string, args ...string) *exec.Cmd {
-	c := exec.Command(w.bin, args...)
-	c.Dir = dir
-	c.Env = w.env
-	return c
-}
-
-// ok runs the launcher and fails the test unless it exits 0.
-func (w *world) ok(dir string, args ...string) string {
-	w.t.Helper()
-	out, err := w.cmd(dir, args...).CombinedOutput()
-	if err != nil {
-		w.t.Fatalf("claude-account %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func (w *world) git(dir string, args ...string) {
-	w.t.Helper()
-	c := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	c.Env = w.env
-	if out, err := c.CombinedOutput(); err != nil {
-		w.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
-func (w *world) repo(name string) string {
-	w.t.Helper()
-	dir := filepath.Join(w.root, name)
-	must(w.t, os.MkdirAll(dir, 0o755))
-	w.git(dir, "init", "-q")
-	must(w.t, os.WriteFile(filepath.Join(dir, "README"), []byte("hello\n"), 0o644))
-	w.git(dir, "add", "README")
-	w.git(dir, "commit", "-q", "-m", "init")
-	return dir
-}
-
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -183,13 +110,13 @@ func TestHardenKillDuringCoalesce(t *testing.T) {
 		t.Skip("30 MB crash test skipped in -short mode")
 	}
 	w := newWorld(t)
-	must(t, os.MkdirAll(w.tmp, 0o700))
-	w.ok(w.root, "init", "x")
-	acct := filepath.Join(w.root, "home", ".claude-x")
+	must(t, os.MkdirAll(w.Tmp, 0o700))
+	w.OK(w.Root, "init", "x")
+	acct := filepath.Join(w.Root, "home", ".claude-x")
 	must(t, os.WriteFile(filepath.Join(acct, "settings.json"), []byte(`{"model": "opus", "env": {"A": "1"}}`+"\n"), 0o600))
 	must(t, os.WriteFile(filepath.Join(acct, ".mcp.json"), []byte(`{"mcpServers": {"fresh": {"command": "/bin/true", "args": ["new"]}}}`+"\n"), 0o600))
-	repo := w.repo("repo")
-	w.ok(repo, "run", "--account", "x") // makes the runtime
+	repo := w.Repo("repo")
+	w.OK(repo, "run", "--account", "x") // makes the runtime
 	rt := filepath.Join(repo, ".git", "claude-runtime", "x")
 	state, settings := filepath.Join(rt, ".claude.json"), filepath.Join(rt, "settings.json")
 
@@ -197,7 +124,7 @@ func TestHardenKillDuringCoalesce(t *testing.T) {
 	replace(t, state, oldState)
 	replace(t, settings, oldSettings)
 	start := time.Now()
-	w.ok(repo, "run", "--account", "x")
+	w.OK(repo, "run", "--account", "x")
 	window := time.Since(start)
 	newState, err := os.ReadFile(state)
 	must(t, err)
@@ -234,7 +161,7 @@ func TestHardenKillDuringCoalesce(t *testing.T) {
 			replace(t, settings, oldSettings)
 		}
 		delay := time.Duration(rng.Int63n(int64(window)*9/10 + 1))
-		c := w.cmd(repo, "run", "--account", "x")
+		c := w.Cmd(repo, "run", "--account", "x")
 		must(t, c.Start())
 		time.Sleep(delay)
 		_ = c.Process.Signal(syscall.SIGKILL)
@@ -269,9 +196,9 @@ func TestHardenKillDuringCoalesce(t *testing.T) {
 	// not in the runtime dir, not in $TMPDIR (renameio puts its temporary
 	// file there when $TMPDIR is on the same file system as the target).
 	replace(t, state, oldState)
-	w.ok(repo, "run", "--account", "x")
+	w.OK(repo, "run", "--account", "x")
 	var left []string
-	for _, dir := range []string{rt, filepath.Dir(rt), w.tmp} {
+	for _, dir := range []string{rt, filepath.Dir(rt), w.Tmp} {
 		left = append(left, leftovers(t, dir)...)
 	}
 	if len(left) > 0 {
