@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
-	"github.com/claude-account/claude-account/internal/runtime"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -79,7 +79,7 @@ func (c *RunCmd) Run(d *Deps) error {
 		return err
 	}
 	defer held.Release()
-	plan, err := runtime.MakePlan(ws.input(d))
+	plan, err := configdir.MakePlan(ws.input(d))
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (c *RunCmd) Run(d *Deps) error {
 // dryRun prints what a launch would change and start; it takes no lock and
 // writes nothing.
 func (c *RunCmd) dryRun(d *Deps, ws *workspace, claude string, args []string) error {
-	plan, err := runtime.MakePlan(ws.input(d))
+	plan, err := configdir.MakePlan(ws.input(d))
 	if err != nil {
 		return err
 	}

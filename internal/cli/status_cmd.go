@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/lock"
-	"github.com/claude-account/claude-account/internal/runtime"
 )
 
 // StatusCmd is `claude-account status`: read-only, it changes nothing.
@@ -24,20 +24,20 @@ func (c *StatusCmd) Help() string {
 
 // Status is the --json body; its field names are a stable interface.
 type Status struct {
-	Account     string              `json:"account"`
-	AccountDir  string              `json:"accountDir"`
-	Context     string              `json:"context"`
-	Dir         string              `json:"dir"`
-	Toplevel    string              `json:"toplevel"`
-	GitDir      string              `json:"gitDir"`
-	CommonDir   string              `json:"commonDir"`
-	Fingerprint string              `json:"fingerprint"`
-	ConfigDir   string              `json:"configDir"`
-	Runtime     bool                `json:"runtime"`
-	ReadOnly    string              `json:"readOnlyGitDir,omitempty"`
-	Links       []runtime.LinkState `json:"links"`
-	Running     []lock.Held         `json:"running"`
-	Notes       []string            `json:"notes"`
+	Account     string                `json:"account"`
+	AccountDir  string                `json:"accountDir"`
+	Context     string                `json:"context"`
+	Dir         string                `json:"dir"`
+	Toplevel    string                `json:"toplevel"`
+	GitDir      string                `json:"gitDir"`
+	CommonDir   string                `json:"commonDir"`
+	Fingerprint string                `json:"fingerprint"`
+	ConfigDir   string                `json:"configDir"`
+	Runtime     bool                  `json:"runtime"`
+	ReadOnly    string                `json:"readOnlyGitDir,omitempty"`
+	Links       []configdir.LinkState `json:"links"`
+	Running     []lock.Held           `json:"running"`
+	Notes       []string              `json:"notes"`
 }
 
 // Run prints the status.
@@ -46,7 +46,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	names := runtime.Linked
+	names := configdir.Linked
 	if ws.account.Config.SettingsMode == "link" {
 		names = append(names[:len(names):len(names)], "settings.json")
 	}
@@ -54,7 +54,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 		Account: ws.account.Name, AccountDir: ws.account.Dir, Context: string(ws.context.Kind),
 		Dir: ws.context.Dir, Toplevel: ws.context.Toplevel, GitDir: ws.context.GitDir, CommonDir: ws.context.CommonDir,
 		Fingerprint: ws.context.Fingerprint, ConfigDir: ws.layout.ConfigDir, Runtime: ws.layout.IsRuntime,
-		ReadOnly: ws.layout.ReadOnly, Links: runtime.Inspect(ws.layout.ConfigDir, names), Notes: ws.context.Notes,
+		ReadOnly: ws.layout.ReadOnly, Links: configdir.Inspect(ws.layout.ConfigDir, names), Notes: ws.context.Notes,
 	}
 	held, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == ws.lockKey() })
 	if err != nil {

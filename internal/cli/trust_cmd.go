@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/mcp"
-	"github.com/claude-account/claude-account/internal/runtime"
 	"github.com/claude-account/claude-account/internal/trust"
 )
 
@@ -59,7 +59,7 @@ func overlayPath(d *Deps, file string) (string, error) {
 		if ctx.Toplevel == "" {
 			return "", UsageError{errors.New("not in a git work tree: name the overlay file to trust")}
 		}
-		return filepath.Join(ctx.Toplevel, runtime.OverlayRel), nil
+		return filepath.Join(ctx.Toplevel, configdir.OverlayRel), nil
 	}
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(d.Dir, file)

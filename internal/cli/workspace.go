@@ -5,15 +5,15 @@ import (
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/gitctx"
-	"github.com/claude-account/claude-account/internal/runtime"
 )
 
 // workspace is what every account command starts from: detect, then plan.
 type workspace struct {
 	account *account.Account
 	context gitctx.Context
-	layout  runtime.Layout
+	layout  configdir.Layout
 }
 
 // load resolves the account (--account, else $CLAUDE_ACCOUNT, else the
@@ -50,7 +50,7 @@ func (f AccountFlags) load(d *Deps) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &workspace{account: a, context: ctx, layout: runtime.Locate(a, ctx, d.Env)}, nil
+	return &workspace{account: a, context: ctx, layout: configdir.Locate(a, ctx, d.Env)}, nil
 }
 
 // inWorkTree reports whether the context has a work tree of its own, so that
@@ -85,7 +85,7 @@ func (w *workspace) where(d *Deps) string {
 
 // input is what the runtime plan of this workspace is made from: one place,
 // so run, doctor and status plan alike.
-func (w *workspace) input(d *Deps) runtime.Input {
-	return runtime.Input{Account: w.account, Context: w.context, Layout: w.layout,
+func (w *workspace) input(d *Deps) configdir.Input {
+	return configdir.Input{Account: w.account, Context: w.context, Layout: w.layout,
 		Trust: trustStore(d), Exe: executable(), Now: d.Now()}
 }

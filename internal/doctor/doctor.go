@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
-	"github.com/claude-account/claude-account/internal/runtime"
 	"github.com/claude-account/claude-account/internal/trust"
 )
 
@@ -33,7 +33,7 @@ type Finding struct {
 type Input struct {
 	Account *account.Account
 	Context gitctx.Context
-	Layout  runtime.Layout
+	Layout  configdir.Layout
 	LockDir string
 	Trust   trust.Store
 	Exe     string // the launcher, for the hooks a repaired settings.json registers
@@ -41,8 +41,8 @@ type Input struct {
 }
 
 // plan is the launcher's own runtime plan for this workspace.
-func (in Input) plan() (*runtime.Plan, error) {
-	return runtime.MakePlan(runtime.Input{Account: in.Account, Context: in.Context, Layout: in.Layout,
+func (in Input) plan() (*configdir.Plan, error) {
+	return configdir.MakePlan(configdir.Input{Account: in.Account, Context: in.Context, Layout: in.Layout,
 		Trust: in.Trust, Exe: in.Exe, Now: in.Now})
 }
 
@@ -50,7 +50,7 @@ func (in Input) plan() (*runtime.Plan, error) {
 // resolve, and no file Claude writes sits on a read-only file system.
 func Quick(in Input) []Finding {
 	var out []Finding
-	for _, st := range runtime.Inspect(in.Layout.ConfigDir, linkNames(in.Account)) {
+	for _, st := range configdir.Inspect(in.Layout.ConfigDir, linkNames(in.Account)) {
 		if st.Kind == "link" && !st.Resolves {
 			out = append(out, brokenLink(in, st))
 		}
@@ -97,7 +97,7 @@ func Fix(found []Finding) []Finding {
 }
 
 func linkNames(a *account.Account) []string {
-	names := runtime.Linked
+	names := configdir.Linked
 	if a.Config.SettingsMode == account.SettingsLink {
 		names = append(names[:len(names):len(names)], "settings.json")
 	}
@@ -119,7 +119,7 @@ func repairPlan(in Input) func() (string, error) {
 	}
 }
 
-func brokenLink(in Input, st runtime.LinkState) Finding {
+func brokenLink(in Input, st configdir.LinkState) Finding {
 	f := Finding{ID: "broken-link", Path: st.Path}
 	accountEntry := filepath.Join(in.Account.Dir, st.Name)
 	switch {
@@ -139,7 +139,7 @@ func brokenLink(in Input, st runtime.LinkState) Finding {
 // system: Claude's /model, /config and logins would fail there.
 func readOnly(in Input) []Finding {
 	var out []Finding
-	for _, name := range []string{"settings.json", ".claude.json", runtime.Credentials} {
+	for _, name := range []string{"settings.json", ".claude.json", configdir.Credentials} {
 		path := filepath.Join(in.Layout.ConfigDir, name)
 		// statfs and access follow links themselves; the resolved path is
 		// only needed to word a finding (this runs at every launch).
@@ -179,7 +179,7 @@ const stRdonly = 1
 
 func replaced(in Input) []Finding {
 	var out []Finding
-	for _, name := range []string{"commands", "agents", "skills", "CLAUDE.md", runtime.Credentials} {
+	for _, name := range []string{"commands", "agents", "skills", "CLAUDE.md", configdir.Credentials} {
 		path := filepath.Join(in.Layout.ConfigDir, name)
 		target := filepath.Join(in.Account.Dir, name)
 		fi, err := os.Lstat(path)
@@ -187,7 +187,7 @@ func replaced(in Input) []Finding {
 			continue
 		}
 		f := Finding{ID: "replaced-link", Path: path, Fixable: true}
-		if name == runtime.Credentials {
+		if name == configdir.Credentials {
 			f.Message = fmt.Sprintf("%s is a file, not a link to the account's login; 'claude-account doctor --fix' (or the next launch) keeps the newer login in the account and relinks", path)
 			f.fix = repairPlan(in)
 		} else {
@@ -209,7 +209,7 @@ func replaced(in Input) []Finding {
 }
 
 func moved(in Input) []Finding {
-	ws, err := runtime.ReadWorkspace(filepath.Join(in.Layout.ConfigDir, runtime.WorkspaceFile))
+	ws, err := configdir.ReadWorkspace(filepath.Join(in.Layout.ConfigDir, configdir.WorkspaceFile))
 	if err != nil || ws == nil || ws.Toplevel == in.Context.Toplevel {
 		return nil
 	}
@@ -244,7 +244,7 @@ func overlay(in Input) []Finding {
 	if in.Context.Toplevel == "" || in.Account.Config.ProjectMCP != account.ProjectMCPTrusted {
 		return nil
 	}
-	path := filepath.Join(in.Context.Toplevel, runtime.OverlayRel)
+	path := filepath.Join(in.Context.Toplevel, configdir.OverlayRel)
 	data, err := trust.ReadOverlay(path)
 	if err != nil {
 		return []Finding{{ID: "overlay-unsafe", Path: path, Message: err.Error()}}

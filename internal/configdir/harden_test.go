@@ -1,4 +1,4 @@
-package runtime_test
+package configdir_test
 
 // Hardening: kill -9 at random moments while a launch coalesces a 30 MB
 // .claude.json and a large settings.json. Whatever the moment, each file is

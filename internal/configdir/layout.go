@@ -1,7 +1,7 @@
-// Package runtime builds and repairs the config dir Claude runs with: layer 3,
+// Package configdir builds and repairs the config dir Claude runs with: layer 3,
 // a writable per-workspace dir inside the git dir, whose read-only content is
 // linked to the account (layer 2), never straight into the Nix store.
-package runtime
+package configdir
 
 import (
 	"errors"
