@@ -95,6 +95,8 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"sendsig":     sendsig,
 		"snapshot":    snapshot,
 		"unchanged":   unchanged,
+		"apistub":     apistub,
+		"apitext":     apitext,
 	}
 }
 
