@@ -79,17 +79,30 @@ func (c *RunCmd) Run(d *Deps) error {
 		return err
 	}
 	defer held.Release()
+	// What the account's config dirs share is planned and written by one
+	// launch at a time.
+	releaseShared, err := lock.Account(lock.Dir(d.Env), ws.account.Name)
+	if err != nil {
+		return err
+	}
 	plan, err := configdir.MakePlan(ws.input(d))
 	if err != nil {
+		releaseShared()
 		return err
 	}
 	// The plan maps Claude's state; unmap it before waiting for the session.
 	defer plan.Close()
-	for _, n := range append(ws.context.Notes, plan.Notes...) {
+	for _, n := range ws.context.Notes {
 		d.notef("%s", n)
 	}
-	if err := plan.Apply(); err != nil {
+	err = plan.Apply()
+	releaseShared()
+	if err != nil {
 		return err
+	}
+	// Said once done: a failed launch changed nothing, so its error is all.
+	for _, n := range plan.Notes {
+		d.notef("%s", n)
 	}
 	plan.Close()
 	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout}))
@@ -101,6 +114,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	})
 	held.Release()
 	if err == nil {
+		harvest(d, ws)
 		afterExit(d, ws)
 	}
 	switch {
@@ -146,6 +160,11 @@ func claudeCandidates(d *Deps, a *account.Account) []launch.Candidate {
 // and — in a workspace, unless the user chose one — a task list of its own.
 func launchEnv(d *Deps, ws *workspace) env.Env {
 	e := d.Env.With("CLAUDE_CONFIG_DIR", ws.layout.ConfigDir, "CLAUDE_ACCOUNT", ws.account.Name)
+	// The login, the memory and the plugins are the account's, in every
+	// worktree: see configdir.SharedVia.
+	for _, s := range configdir.SharedEnv(ws.account, ws.layout, d.Env) {
+		e[s.Variable] = s.Path
+	}
 	// A wrapper's account dir must not leak into a launcher started from
 	// inside Claude for another account (claudepro within claudemax).
 	delete(e, "CLAUDE_ACCOUNT_DIR")
@@ -156,6 +175,26 @@ func launchEnv(d *Deps, ws *workspace) env.Env {
 		}
 	}
 	return e
+}
+
+// harvest records what Claude changed in the shared state during the session
+// (servers it added or removed, the repository's trust), so the account's
+// other worktrees get it at their next launch. A failure here loses nothing:
+// the next launch in this worktree harvests the same.
+func harvest(d *Deps, ws *workspace) {
+	release, err := lock.Account(lock.Dir(d.Env), ws.account.Name)
+	if err != nil {
+		return
+	}
+	defer release()
+	plan, err := configdir.Harvest(ws.input(d))
+	if err != nil {
+		return
+	}
+	defer plan.Close()
+	if err := plan.Apply(); err != nil {
+		d.notef("%v", err)
+	}
 }
 
 // afterExit removes an ephemeral worktree that Claude left without work: no

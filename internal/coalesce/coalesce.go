@@ -424,3 +424,28 @@ func hasKey(keys []Key, name string) bool {
 	}
 	return false
 }
+
+// Lookup is Get for callers that must tell a missing key from a document
+// they cannot read: a blank doc has no keys; a doc that is not a JSON object
+// (or whose value for name is damaged) is an error, with the line and column
+// where one can be found. Like Get, it does not validate the rest of doc.
+func Lookup(doc []byte, name string) (raw []byte, ok bool, err error) {
+	if isBlank(doc) {
+		return nil, false, nil
+	}
+	obj, err := scanObject(doc)
+	if err != nil {
+		return nil, false, err
+	}
+	for i := len(obj.members) - 1; i >= 0; i-- {
+		m := obj.members[i]
+		if m.is(doc, name) {
+			v := doc[m.val:m.end]
+			if !valid(v) {
+				return nil, false, syntaxError(doc)
+			}
+			return bytes.Clone(v), true, nil
+		}
+	}
+	return nil, false, nil
+}

@@ -39,11 +39,12 @@ func must(t testing.TB, err error) {
 }
 
 // bigClaudeJSON is a .claude.json of about size bytes: a long projects
-// history, a login, and a stale mcpServers the account no longer declares.
+// history, a login, and the declared server "fresh" as Claude changed it
+// (the launch restores it).
 func bigClaudeJSON(size int) []byte {
 	var b bytes.Buffer
 	b.WriteString("{\n  \"numStartups\": 42,\n  \"oauthAccount\": {\"emailAddress\": \"me@example.com\"},\n")
-	b.WriteString("  \"mcpServers\": {\"stale\": {\"command\": \"/bin/false\", \"args\": [\"old\"]}},\n  \"projects\": {\n")
+	b.WriteString("  \"mcpServers\": {\"fresh\": {\"command\": \"/bin/false\", \"args\": [\"old\"]}},\n  \"projects\": {\n")
 	for i := 0; b.Len() < size; i++ {
 		if i > 0 {
 			b.WriteString(",\n")
@@ -113,12 +114,16 @@ func TestHardenKillDuringCoalesce(t *testing.T) {
 	must(t, os.MkdirAll(w.Tmp, 0o700))
 	w.OK(w.Root, "init", "x")
 	acct := filepath.Join(w.Root, "home", ".claude-x")
-	must(t, os.WriteFile(filepath.Join(acct, "settings.json"), []byte(`{"model": "opus", "env": {"A": "1"}}`+"\n"), 0o600))
-	must(t, os.WriteFile(filepath.Join(acct, ".mcp.json"), []byte(`{"mcpServers": {"fresh": {"command": "/bin/true", "args": ["new"]}}}`+"\n"), 0o600))
+	// Declared in a store dir, as under Nix: the account's settings.json is
+	// then the coalesced file every runtime links to.
+	must(t, os.MkdirAll(filepath.Join(acct, "store"), 0o700))
+	must(t, os.WriteFile(filepath.Join(acct, "store", "settings.json"), []byte(`{"model": "opus", "env": {"A": "1"}}`+"\n"), 0o600))
+	must(t, os.WriteFile(filepath.Join(acct, "account.toml"), []byte("declared = \"store\"\n"), 0o600))
+	must(t, os.WriteFile(filepath.Join(acct, "store", ".mcp.json"), []byte(`{"mcpServers": {"fresh": {"command": "/bin/true", "args": ["new"]}}}`+"\n"), 0o600))
 	repo := w.Repo("repo")
 	w.OK(repo, "run", "--account", "x") // makes the runtime
 	rt := filepath.Join(repo, ".git", "claude-runtime", "x")
-	state, settings := filepath.Join(rt, ".claude.json"), filepath.Join(rt, "settings.json")
+	state, settings := filepath.Join(rt, ".claude.json"), filepath.Join(acct, "settings.json")
 
 	oldState, oldSettings := bigClaudeJSON(30<<20), bigSettings(4<<20)
 	replace(t, state, oldState)

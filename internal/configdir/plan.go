@@ -41,10 +41,11 @@ type Step struct {
 	// Check, with Pieces: validates the input the pieces were cut from. It
 	// runs while the pieces are written to a temporary file, and the step
 	// (and every other) is applied only if it passes.
-	Check  func() error
-	Mode   fs.FileMode
-	Secret bool // Write: 0600 from the first byte
-	Why    string
+	Check   func() error
+	Mode    fs.FileMode
+	Secret  bool // Write: 0600 from the first byte
+	Replace bool // Link: replaces a file that is not a link, atomically
+	Why     string
 }
 
 func (s Step) String() string {
@@ -80,7 +81,9 @@ func (p *Plan) Close() {
 
 // Linked are the account entries a runtime links to, whole: per-file links
 // inside commands/ have gone undiscovered by Claude before, directories work.
-var Linked = []string{"commands", "agents", "skills", "CLAUDE.md", Credentials}
+// settings.json is linked too (planSettingsLink); the login, the plugins and
+// the memory are the account's through environment variables (see Env).
+var Linked = []string{"commands", "agents", "skills", "rules", "output-styles", "CLAUDE.md"}
 
 // WorkspaceFile binds a runtime dir to the workspace it was made for.
 const WorkspaceFile = "workspace.json"
@@ -174,12 +177,12 @@ func MakePlan(in Input) (*Plan, error) {
 		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: filepath.Join(dir, "logs"), Mode: 0o700, Why: "Claude's logs"})
 	}
 
-	names := Linked
-	if in.Account.Config.SettingsMode == account.SettingsLink {
-		names = append(names[:len(names):len(names)], "settings.json")
-	}
-	for _, name := range names {
+	for _, name := range Linked {
 		p.link(dir, in.Account.Dir, name, fresh)
+	}
+	if !fresh {
+		p.retireCredentials(dir, in.Account.Dir)
+		p.migrateMemory(in)
 	}
 
 	if err := p.planState(in, fresh); err != nil {
@@ -238,12 +241,6 @@ func (p *Plan) link(dir, accountDir, name string, fresh bool) {
 	target := filepath.Join(accountDir, name)
 	path := filepath.Join(dir, name)
 	want := exists(target)
-	if name == Credentials && !fresh {
-		if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
-			p.adoptCredentials(path, target, fi)
-			return
-		}
-	}
 	if fresh {
 		if want {
 			p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: target, Why: "account's " + name})
@@ -271,19 +268,35 @@ func (p *Plan) link(dir, accountDir, name string, fresh bool) {
 	}
 }
 
-// Credentials is Claude's login file. Every runtime links to the account's,
-// so one login serves every worktree.
+// Credentials is Claude's login file on Linux. Claude reads it from the
+// account dir (CLAUDE_SECURESTORAGE_CONFIG_DIR), so no runtime holds one.
 const Credentials = ".credentials.json"
 
-// adoptCredentials handles a runtime whose credentials link Claude replaced
-// with a file (a login or a refreshed token): the newer of the two becomes the
-// account's, and the link comes back, so every worktree sees the new login.
-func (p *Plan) adoptCredentials(path, target string, fi fs.FileInfo) {
+// retireCredentials tidies the login of a runtime made by an earlier
+// version, which linked the account's login into each runtime: the link goes;
+// a login Claude wrote there as a file becomes the account's when it is the
+// newer one (written through a symlinked account login, never over it).
+func (p *Plan) retireCredentials(dir, accountDir string) {
+	path := filepath.Join(dir, Credentials)
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "Claude reads the account's login from the account dir"})
+		return
+	}
+	if !fi.Mode().IsRegular() {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is a %s; Claude reads the login from %s, so remove it", path, kindOf(fi), accountDir))
+		return
+	}
+	target := filepath.Join(accountDir, Credentials)
+	if resolved, err := filepath.EvalSymlinks(target); err == nil {
+		target = resolved
+	}
 	acct, err := os.Stat(target)
 	if err == nil && !fi.ModTime().After(acct.ModTime()) {
-		p.Steps = append(p.Steps,
-			Step{Op: Unlink, Path: path, Why: "older than the account's login"},
-			Step{Op: Link, Path: path, Target: target, Why: "account's login"})
+		p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "older than the account's login"})
 		return
 	}
 	data, err := os.ReadFile(path)
@@ -293,8 +306,8 @@ func (p *Plan) adoptCredentials(path, target string, fi fs.FileInfo) {
 	}
 	p.Steps = append(p.Steps,
 		Step{Op: Write, Path: target, Data: data, Secret: true, Why: "newer login from " + path},
-		Step{Op: Unlink, Path: path, Why: "moved to the account"},
-		Step{Op: Link, Path: path, Target: target, Why: "account's login"})
+		Step{Op: Unlink, Path: path, Why: "moved to the account"})
+	p.Notes = append(p.Notes, fmt.Sprintf("moved the login in %s to %s, where every worktree reads it", path, target))
 }
 
 func kindOf(fi fs.FileInfo) string {
@@ -338,6 +351,8 @@ func (p *Plan) Apply() error {
 			staged[i] = nil
 		case s.Op == Mkdir:
 			err = os.MkdirAll(s.Path, s.Mode)
+		case s.Op == Link && s.Replace:
+			err = fsx.ReplaceWithSymlink(s.Target, s.Path)
 		case s.Op == Link:
 			_, err = fsx.Symlink(s.Target, s.Path)
 		case s.Op == Unlink:
@@ -349,7 +364,7 @@ func (p *Plan) Apply() error {
 		case s.Op == Write:
 			err = fsx.WriteFile(s.Path, s.Data, s.Mode)
 		case s.Op == Move:
-			err = os.Rename(s.Path, s.Target)
+			err = move(s.Path, s.Target)
 		}
 		if err != nil {
 			discard(staged)
@@ -450,4 +465,25 @@ func applyError(s Step, err error) error {
 		return fmt.Errorf("%s %s: %v", s.Op, s.Path, errno)
 	}
 	return fmt.Errorf("%s %s: %w", s.Op, s.Path, err)
+}
+
+// move renames a file or directory; a file that must cross file systems (a
+// runtime in the git dir, the account in HOME) is copied, synced, and removed.
+func move(from, to string) error {
+	err := os.Rename(from, to)
+	if !errors.Is(err, syscall.EXDEV) {
+		return err
+	}
+	fi, err := os.Lstat(from)
+	if err != nil || !fi.Mode().IsRegular() {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: syscall.EXDEV}
+	}
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := fsx.WriteFile(to, data, fi.Mode().Perm()); err != nil {
+		return err
+	}
+	return os.Remove(from)
 }

@@ -1,20 +1,22 @@
 package configdir
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/mcp"
+	"github.com/claude-account/claude-account/internal/shared"
 	"github.com/claude-account/claude-account/internal/trust"
 	"github.com/tidwall/gjson"
 )
@@ -22,17 +24,53 @@ import (
 // OverlayRel is where a workspace keeps its project MCP servers.
 const OverlayRel = ".claude/.mcp.json"
 
-// ManagedFile remembers which settings keys the account declared last time,
-// so a key dropped from the declaration is dropped from settings.json too
-// instead of lingering as if Claude had written it.
+// ManagedFile is the launcher's record in a config dir: the settings keys the
+// account declared last time (so a key dropped from the declaration is
+// dropped from settings.json too, instead of lingering as if Claude had
+// written it), and the MCP servers as the launcher last saw them (so a
+// difference now is known to be Claude's).
 const ManagedFile = ".claude-account.json"
 
-type managed struct {
-	SettingsKeys []string `json:"settingsKeys"`
+type record struct {
+	SettingsKeys []string `json:"settingsKeys,omitempty"`
+	// Servers is null in a record made by an earlier version, or by a
+	// launch that did not read this config dir's servers.
+	Servers shared.Seen `json:"mcpServers"`
+	// TrustSeeded: the repository's trust was put into this config dir's
+	// .claude.json, so it need not be looked for again.
+	TrustSeeded bool `json:"trustSeeded,omitempty"`
+}
+
+// recordFile is a record as read, and as it is to be written.
+type recordFile struct {
+	path   string
+	before []byte
+	r      record
+	known  bool // the file existed and could be read
+}
+
+// loadRecord reads a record; a damaged one only forgets what it knew.
+func loadRecord(path string, fresh bool) *recordFile {
+	rf := &recordFile{path: path}
+	if fresh {
+		return rf
+	}
+	data, err := fsx.ReadFile(path)
+	if err != nil {
+		return rf
+	}
+	rf.before = data
+	rf.known = json.Unmarshal(data, &rf.r) == nil
+	return rf
+}
+
+func (rf *recordFile) encode() []byte {
+	data, _ := json.Marshal(rf.r) // small, and only when the state changes
+	return append(data, '\n')
 }
 
 // IdentityKeys are copied from the account's .claude.json into a new runtime,
-// so a new worktree starts logged in and onboarded.
+// so a new worktree starts onboarded.
 var IdentityKeys = []string{"oauthAccount", "userID", "hasCompletedOnboarding", "lastOnboardingVersion",
 	"customApiKeyResponses", "primaryApiKey", "hasAvailableSubscription"}
 
@@ -67,121 +105,218 @@ func readOptional(path string) ([]byte, error) {
 	return data, err
 }
 
-// planState adds the writes that make settings.json and .claude.json hold what
-// the account declares, keeping everything Claude wrote. Every input is read
-// and checked before any step is planned: a bad file stops the launch with
-// nothing written.
+// stateInput is what planning the state of one config dir reads. Every input
+// is read and checked before any step is planned: a bad file stops the
+// launch with nothing written.
+type stateInput struct {
+	in      Input
+	fresh   bool
+	records map[string]*recordFile
+}
+
+func (s *stateInput) record(path string) *recordFile {
+	if rf, ok := s.records[path]; ok {
+		return rf
+	}
+	// The account dir's record is never fresh: only a runtime starts anew.
+	rf := loadRecord(path, s.fresh && filepath.Dir(path) != s.in.Account.Dir)
+	s.records[path] = rf
+	return rf
+}
+
+// planState adds the writes that make the account's settings.json and this
+// config dir's .claude.json hold what the account declares and shares,
+// keeping everything Claude wrote.
 func (p *Plan) planState(in Input, fresh bool) error {
-	a := in.Account
-	dir := p.ConfigDir
-	declared := a.DeclaredDir()
-
-	// A fresh runtime starts from nothing, even where a dir bound to another
-	// workspace still holds files that are about to be moved aside.
-	current := func(path string) ([]byte, error) {
-		if fresh {
-			return nil, nil
-		}
-		return readOptional(path)
+	s := &stateInput{in: in, fresh: fresh, records: map[string]*recordFile{}}
+	if err := p.planSettings(s); err != nil {
+		return err
 	}
-	prev := managed{}
-	managedPath := filepath.Join(dir, ManagedFile)
-	if data, err := current(managedPath); err == nil && data != nil {
-		// gjson, not encoding/json: no reflection on the launch path. A
-		// damaged record only forgets old keys.
-		for _, k := range gjson.GetBytes(data, "settingsKeys").Array() {
-			prev.SettingsKeys = append(prev.SettingsKeys, k.String())
+	if err := p.planClaudeState(s); err != nil {
+		return err
+	}
+	for _, rf := range s.records {
+		if data := rf.encode(); string(data) != string(rf.before) {
+			p.Steps = append(p.Steps, Step{Op: Write, Path: rf.path, Data: data, Secret: true, Why: "launcher's record"})
 		}
 	}
-	next := prev
+	return nil
+}
 
-	// settings.json: writable and coalesced, unless the account keeps the
-	// seed's read-only link, or this config dir is where it is declared.
-	target := filepath.Join(dir, "settings.json")
-	source := filepath.Join(declared, "settings.json")
-	if a.Config.SettingsMode == account.SettingsCoalesce && !fsx.SamePath(target, source) {
-		want, err := readOptional(source)
-		if err != nil {
+// planSettings coalesces the account's own settings.json: one file for every
+// config dir of the account, as Claude has one per config dir. Runtimes link
+// to it (see planSettingsLink), so what Claude writes in one worktree (/model,
+// plugin installs) holds in all of them.
+func (p *Plan) planSettings(s *stateInput) error {
+	a := s.in.Account
+	target := filepath.Join(a.Dir, "settings.json")
+	migrated, err := p.planSettingsLink(s, target)
+	if err != nil {
+		return err
+	}
+	if a.Config.SettingsMode != account.SettingsCoalesce {
+		return nil
+	}
+	source := filepath.Join(a.DeclaredDir(), "settings.json")
+	handMade := fsx.SamePath(target, source)
+	cur, err := readOptional(target)
+	if err != nil {
+		return err
+	}
+	if handMade {
+		// The account's own file, which Claude reads in every worktree.
+		if err := coalesce.Validate(cur); err != nil {
+			return fileError(target, err, "fix the account's settings")
+		}
+	}
+	var want []byte
+	if !handMade {
+		if want, err = readOptional(source); err != nil {
 			return err
 		}
 		if err := coalesce.Validate(want); err != nil {
 			return fileError(source, err, "fix the account's settings")
 		}
-		if a.Config.Worktree.UseHooks && in.Exe != "" {
-			if want, err = withWorktreeHooks(want, in.Exe, a); err != nil {
-				return fileError(source, err, "fix the account's hooks")
-			}
-		}
-		keys, _ := coalesce.TopLevelKeys(want)
-		cur, err := current(target)
-		if err != nil {
-			return err
-		}
-		if cur != nil || want != nil {
-			out, changed, err := coalesce.Settings(cur, want, prev.SettingsKeys)
-			if err != nil {
-				return fileError(target, err, "fix the JSON or remove the file to start from the account's settings")
-			}
-			if changed || fresh || isSymlink(target) {
-				p.Steps = append(p.Steps, Step{Op: Write, Path: target, Data: out, Mode: 0o600, Why: "account's settings"})
-			}
-		}
-		if keys == nil {
-			keys = []string{}
-		}
-		next.SettingsKeys = keys
 	}
-
-	// .claude.json: the merged MCP servers (and any other managed key) are
-	// the account's; every other byte is Claude's.
-	state := filepath.Join(dir, ".claude.json")
-	accountState := filepath.Join(a.Dir, ".claude.json")
-	inAccount := fsx.SamePath(state, accountState)
-	mcpPath := filepath.Join(a.DeclaredDir(), ".mcp.json")
-	declaredMCP, err := readOptional(mcpPath)
+	if a.Config.Worktree.UseHooks && s.in.Exe != "" {
+		// A hand-made account declares nothing but the hooks it asked for
+		// in account.toml; they go into its own settings.json, once.
+		base := want
+		if handMade {
+			base = []byte("{}")
+			if raw, ok, err := coalesce.Lookup(cur, "hooks"); err != nil {
+				return fileError(target, err, "fix the JSON")
+			} else if ok {
+				base = append(append([]byte(`{"hooks":`), raw...), '}')
+			}
+		}
+		if want, err = withWorktreeHooks(base, s.in.Exe, a); err != nil {
+			return fileError(source, err, "fix the account's hooks")
+		}
+	}
+	if handMade && want == nil && migrated == nil {
+		return nil
+	}
+	if migrated != nil {
+		if cur, err = withMissingKeys(cur, migrated); err != nil {
+			return fileError(target, err, "fix the JSON or remove the file to start from the account's settings")
+		}
+	}
+	rf := s.record(filepath.Join(a.Dir, ManagedFile))
+	prev := rf.r.SettingsKeys
+	if handMade {
+		prev = nil // nothing is declared: no key can have been dropped
+	}
+	out, changed, err := coalesce.Settings(cur, want, prev)
 	if err != nil {
-		return err
+		return fileError(target, err, "fix the JSON or remove the file to start from the account's settings")
 	}
-	// Without a declared .mcp.json the account declares no servers: its
-	// own .claude.json keeps the ones Claude added ('claude mcp add'), and
-	// runtimes get those. Replacing them with an empty set would lose them.
-	fromAccount := declaredMCP == nil
-	var acct []byte
-	extra := a.ManagedKeys()[1:]
-	if !inAccount && (len(extra) > 0 || fresh || fromAccount || !exists(state)) {
-		var release func()
-		acct, release, err = mapOptional(accountState)
-		p.releases = append(p.releases, release)
-		if err != nil {
-			return err
+	if len(out) == 0 {
+		out = []byte("{}\n") // every file written is valid JSON
+	}
+	if changed || migrated != nil || isSymlink(target) || cur == nil {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: target, Data: out, Mode: 0o600, Why: "account's settings"})
+	}
+	if !handMade {
+		keys, _ := coalesce.TopLevelKeys(want)
+		rf.r.SettingsKeys = keys
+	}
+	return nil
+}
+
+// planSettingsLink makes a runtime's settings.json one link to the account's
+// (Claude writes through a one-hop link and keeps it). A runtime made by an
+// earlier version has a file of its own there: the keys Claude wrote in it
+// that the account's file lacks are returned, to be carried over.
+func (p *Plan) planSettingsLink(s *stateInput, accountSettings string) (migrated []byte, err error) {
+	if !p.IsRuntime {
+		return nil, nil
+	}
+	path := filepath.Join(p.ConfigDir, "settings.json")
+	fi, err := os.Lstat(path)
+	if s.fresh || errors.Is(err, fs.ErrNotExist) {
+		p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: accountSettings, Why: "account's settings"})
+		return nil, nil
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		if cur, _ := os.Readlink(path); cur != accountSettings {
+			p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: accountSettings, Why: "was " + cur})
 		}
+		return nil, nil
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is a %s, not a file or link; remove it (the launcher links the account's settings there)", path, kindOf(fi))
+	}
+	data, err := readOptional(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := coalesce.Validate(data); err != nil {
+		return nil, fileError(path, err, "fix the JSON or remove the file")
+	}
+	// One step: the link replaces the file atomically.
+	p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: accountSettings, Replace: true, Why: "settings are the account's now"})
+	p.Notes = append(p.Notes, fmt.Sprintf("%s is the account's settings now (a link to %s); the settings Claude wrote in this worktree were carried over where the account had none", path, accountSettings))
+	if len(data) == 0 {
+		return []byte("{}"), nil
+	}
+	return data, nil
+}
+
+// withMissingKeys adds to doc the top-level keys of from that doc lacks.
+func withMissingKeys(doc, from []byte) ([]byte, error) {
+	names, err := coalesce.TopLevelKeys(from)
+	if err != nil {
+		return nil, err
 	}
 	var keys []coalesce.Key
-	if !(fromAccount && inAccount) {
-		base, err := mcp.Parse(declaredMCP, mcpPath)
-		if err != nil {
-			return fmt.Errorf("%w; fix the account's MCP servers (nothing was changed)", err)
-		}
-		if fromAccount {
-			raw, _ := coalesce.Get(acct, "mcpServers")
-			if base, err = mcp.ParseServers(raw, accountState); err != nil {
-				return fmt.Errorf("%w; fix the account's MCP servers (nothing was changed)", err)
-			}
-		}
-		keys = append(keys, coalesce.Key{Name: "mcpServers", Raw: p.withOverlay(in, base).JSON()})
-	}
-	for _, k := range extra {
-		if raw, ok := coalesce.Get(acct, k); ok {
-			keys = append(keys, coalesce.Key{Name: k, Raw: raw})
+	for _, n := range names {
+		if _, ok, err := coalesce.Lookup(doc, n); err != nil {
+			return nil, err
+		} else if !ok {
+			raw, _, _ := coalesce.Lookup(from, n)
+			keys = append(keys, coalesce.Key{Name: n, Raw: raw})
 		}
 	}
+	if len(keys) == 0 {
+		return doc, nil
+	}
+	if len(bytes.TrimSpace(doc)) == 0 {
+		doc = []byte("{}")
+	}
+	out, _, err := coalesce.Splice(doc, keys)
+	return out, err
+}
+
+// planClaudeState makes the config dir's .claude.json hold the account's MCP
+// servers (declared, and those Claude added in any of its config dirs), the
+// trusted overlay's, the managed keys, and — for a new runtime — the
+// account's identity; every other byte is Claude's. What Claude changed in the
+// servers since the last launch is harvested into the account's ledger first.
+func (p *Plan) planClaudeState(s *stateInput) error {
+	in := s.in
+	a := in.Account
+	state := filepath.Join(p.ConfigDir, ".claude.json")
+	accountState := filepath.Join(a.Dir, ".claude.json")
+	inAccount := fsx.SamePath(state, accountState)
 	if fi, err := os.Lstat(state); err == nil && !fi.Mode().IsRegular() {
 		// Following it would copy whatever it points to (another account's
 		// login) into this config dir.
 		return fmt.Errorf("%s is %s, not a plain file; remove it (Claude and claude-account recreate it)", state, describe(state, fi))
 	}
-	var cur []byte
-	if !fresh {
+	declared, err := declaredServers(a)
+	if err != nil {
+		return err
+	}
+	ledgerPath := shared.Path(a.Dir)
+	ledger, err := shared.Read(ledgerPath)
+	if err != nil {
+		return err
+	}
+	var cur, acct []byte
+	if !s.fresh {
 		// Claude's state can be 100 MB: mapped, not read, and never decoded.
 		var release func()
 		cur, release, err = mapOptional(state)
@@ -190,15 +325,107 @@ func (p *Plan) planState(in Input, fresh bool) error {
 			return err
 		}
 	}
-	if cur == nil && acct != nil {
-		// A new runtime starts from the account's login and onboarding.
-		for _, k := range IdentityKeys {
-			if raw, ok := coalesce.Get(acct, k); ok {
+	extra := a.ManagedKeys()[1:]
+	needAccount := !inAccount && (len(extra) > 0 || cur == nil || ledger == nil)
+	if needAccount {
+		var release func()
+		acct, release, err = mapOptional(accountState)
+		p.releases = append(p.releases, release)
+		if err != nil {
+			return err
+		}
+	}
+	rf := s.record(filepath.Join(p.ConfigDir, ManagedFile))
+	fix := "fix the JSON by hand or restore it from " + filepath.Join(p.ConfigDir, "backups")
+	acctFix := "fix the JSON by hand or restore it from " + filepath.Join(a.Dir, "backups")
+
+	var keys []coalesce.Key
+	var next *shared.Ledger
+	// Everything read from mapped memory is read inside Guard: a file cut
+	// short under the mapping is an error, not a crash.
+	err = fsx.Guard(accountState, func() error {
+		if ledger != nil || inAccount {
+			return nil
+		}
+		// The account's first ledger: the servers its own .claude.json
+		// holds beyond the declared ones are Claude's.
+		raw, _, err := coalesce.Lookup(acct, "mcpServers")
+		if err != nil {
+			return fileError(accountState, err, acctFix)
+		}
+		inAcct, err := mcp.ParseClaudes(raw, accountState)
+		if err != nil {
+			return fmt.Errorf("%w; %s (nothing was changed)", err, acctFix)
+		}
+		ledger = shared.Bootstrap(declared, inAcct)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = fsx.Guard(state, func() error {
+		raw, _, err := coalesce.Lookup(cur, "mcpServers")
+		if err != nil {
+			return fileError(state, err, fix)
+		}
+		current, err := mcp.ParseClaudes(raw, state)
+		if err != nil {
+			return fmt.Errorf("%w; %s (nothing was changed)", err, fix)
+		}
+		seen := rf.r.Servers // nil: an earlier version made this config dir
+		if cur == nil {
+			seen = shared.Seen{}
+		}
+		res := shared.Reconcile(shared.Input{Ledger: ledger, Declared: declared, Overlay: p.overlay(in),
+			Current: current, Seen: seen, File: state})
+		p.Notes = append(p.Notes, res.Notes...)
+		next = res.Ledger
+		rf.r.Servers = shared.SeenOf(res.Servers)
+		keys = append(keys, coalesce.Key{Name: "mcpServers", Raw: res.Servers.JSON()})
+		trustKey, err := p.trustKey(in, cur, next, rf)
+		if err != nil {
+			return fileError(state, err, fix)
+		}
+		if trustKey != nil {
+			keys = append(keys, *trustKey)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = fsx.Guard(accountState, func() error {
+		for _, k := range extra {
+			raw, ok, err := coalesce.Lookup(acct, k)
+			if err != nil {
+				return fileError(accountState, err, acctFix)
+			}
+			if ok {
 				keys = append(keys, coalesce.Key{Name: k, Raw: raw})
 			}
 		}
+		if cur != nil || acct == nil {
+			return nil
+		}
+		// A new runtime starts from the account's login and onboarding.
+		for _, k := range IdentityKeys {
+			raw, ok, err := coalesce.Lookup(acct, k)
+			if err != nil {
+				return fileError(accountState, err, acctFix)
+			}
+			if ok {
+				keys = append(keys, coalesce.Key{Name: k, Raw: raw})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	fix := "fix the JSON by hand or restore it from " + filepath.Join(dir, "backups")
+	if !shared.Same(ledger, next) {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "account's shared MCP servers and trust"})
+	}
+
 	var pieces [][]byte
 	var check func() error
 	err = fsx.Guard(state, func() (err error) {
@@ -217,49 +444,103 @@ func (p *Plan) planState(in Input, fresh bool) error {
 				return nil
 			}})
 	}
-
-	if !slices.Equal(next.SettingsKeys, prev.SettingsKeys) || next.SettingsKeys != nil && !exists(managedPath) {
-		data, _ := json.Marshal(next) // rare: only when the declaration changes
-		p.Steps = append(p.Steps, Step{Op: Write, Path: managedPath, Data: append(data, '\n'), Mode: 0o600, Why: "declared settings keys"})
-	}
 	return nil
 }
 
-// withOverlay applies the trusted project overlay to the account's servers;
-// an overlay that is not trusted is reported and skipped.
-func (p *Plan) withOverlay(in Input, servers mcp.Servers) mcp.Servers {
+// declaredServers are the servers the account declares in its .mcp.json;
+// none when it has no such file.
+func declaredServers(a *account.Account) (mcp.Servers, error) {
+	path := filepath.Join(a.DeclaredDir(), ".mcp.json")
+	data, err := readOptional(path)
+	if err != nil {
+		return nil, err
+	}
+	servers, err := mcp.Parse(data, path)
+	if err != nil {
+		return nil, fmt.Errorf("%w; fix the account's MCP servers (nothing was changed)", err)
+	}
+	return servers, nil
+}
+
+// RepositoryRoot is the path Claude keys a repository's trust and memory by:
+// the main worktree's root, for the main worktree and every linked one.
+func RepositoryRoot(ctx gitctx.Context) string {
+	if ctx.Kind == gitctx.Linked && filepath.Base(ctx.CommonDir) == ".git" {
+		return filepath.Dir(ctx.CommonDir)
+	}
+	return ctx.Toplevel
+}
+
+// trustKey puts the repository's trust into a runtime that lacks it, once:
+// the repository owns its trust, as Claude keeps it for every worktree of
+// one config dir. It returns the "projects" key to splice, or nil.
+func (p *Plan) trustKey(in Input, cur []byte, l *shared.Ledger, rf *recordFile) (*coalesce.Key, error) {
+	root := RepositoryRoot(in.Context)
+	if !p.IsRuntime || rf.r.TrustSeeded || !l.IsTrusted(root) {
+		return nil, nil
+	}
+	rf.r.TrustSeeded = true
+	projects := map[string]json.RawMessage{}
+	raw, ok, err := coalesce.Lookup(cur, "projects")
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if gjson.GetBytes(raw, gjson.Escape(root)+".hasTrustDialogAccepted").Bool() {
+			return nil, nil
+		}
+		if err := json.Unmarshal(raw, &projects); err != nil {
+			return nil, fmt.Errorf(`"projects" is not an object: %v`, err)
+		}
+	}
+	entry := map[string]json.RawMessage{}
+	if old, ok := projects[root]; ok {
+		_ = json.Unmarshal(old, &entry)
+	}
+	entry["hasTrustDialogAccepted"] = json.RawMessage("true")
+	projects[root], _ = json.Marshal(entry)
+	out, err := json.Marshal(projects)
+	if err != nil {
+		return nil, err
+	}
+	return &coalesce.Key{Name: "projects", Raw: out}, nil
+}
+
+// overlay is the trusted project overlay's servers; an overlay that is not
+// trusted is reported and skipped.
+func (p *Plan) overlay(in Input) mcp.Servers {
 	if in.Context.Toplevel == "" || in.Account.Config.ProjectMCP != account.ProjectMCPTrusted {
-		return servers
+		return nil
 	}
 	overlayPath := filepath.Join(in.Context.Toplevel, OverlayRel)
 	overlay, err := trust.ReadOverlay(overlayPath)
 	if err != nil {
 		p.Notes = append(p.Notes, fmt.Sprintf("%v; its servers are not loaded", err))
-		return servers
+		return nil
 	}
 	if overlay == nil {
-		return servers
+		return nil
 	}
 	st, err := in.Trust.Check(overlayPath, overlay)
 	if err != nil {
 		// A damaged or planted trust store approves nothing; the launch goes on.
 		p.Notes = append(p.Notes, fmt.Sprintf("%v; the servers of %s are not loaded", err, overlayPath))
-		return servers
+		return nil
 	}
 	switch st {
 	case trust.Untrusted:
 		p.Notes = append(p.Notes, fmt.Sprintf("%s is not trusted, so its servers are not loaded; review it, then run 'claude-account trust'", overlayPath))
-		return servers
+		return nil
 	case trust.Changed:
 		p.Notes = append(p.Notes, fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run 'claude-account trust'", overlayPath))
-		return servers
+		return nil
 	}
-	extra, err := mcp.Parse(overlay, overlayPath)
+	servers, err := mcp.Parse(overlay, overlayPath)
 	if err != nil {
 		p.Notes = append(p.Notes, fmt.Sprintf("%v; its servers are not loaded", err))
-		return servers
+		return nil
 	}
-	return mcp.Merge(servers, extra)
+	return servers
 }
 
 // dedupe keeps the first key of each name: managed values win over seeds.
@@ -312,6 +593,9 @@ func withWorktreeHooks(settings []byte, exe string, a *account.Account) ([]byte,
 	raw, err := json.Marshal(hooks)
 	if err != nil {
 		return nil, err
+	}
+	if len(bytes.TrimSpace(settings)) == 0 {
+		settings = []byte("{}")
 	}
 	out, _, err := coalesce.Splice(settings, []coalesce.Key{{Name: "hooks", Raw: raw}})
 	return out, err

@@ -154,3 +154,13 @@ func Symlink(target, path string) (bool, error) {
 func IsReadOnly(err error) bool {
 	return errors.Is(err, fs.ErrPermission) || isEROFS(err)
 }
+
+// ReplaceWithSymlink atomically puts a symlink to target at path, whatever
+// file is there now (a runtime's own settings.json becoming the link to the
+// account's): there is no moment without either.
+func ReplaceWithSymlink(target, path string) error {
+	if err := renameio.Symlink(target, path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}

@@ -241,3 +241,36 @@ func ParseServers(raw []byte, file string) (Servers, error) {
 	doc = append(append(append(doc, `{"mcpServers":`...), raw...), '}')
 	return Parse(doc, file)
 }
+
+// ParseClaudes reads the "mcpServers" value of a .claude.json, which Claude
+// writes: each entry must be an object, and nothing else is checked, since
+// Claude knows server types this launcher does not. Empty raw means none.
+func ParseClaudes(raw []byte, file string) (Servers, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	object := gjson.ParseBytes(raw)
+	if !object.IsObject() {
+		return nil, fmt.Errorf(`%s: "mcpServers" is %s, want an object`, file, coalesce.TypeName(raw))
+	}
+	var (
+		servers Servers
+		index   = map[string]int{}
+		err     error
+	)
+	object.ForEach(func(k, v gjson.Result) bool {
+		name := keyName(k)
+		if !v.IsObject() {
+			err = fmt.Errorf("%s: server %q is %s, want an object", file, name, typeOf(v))
+			return false
+		}
+		if i, dup := index[name]; dup {
+			servers[i].Raw = json.RawMessage(v.Raw) // the last one wins
+			return true
+		}
+		index[name] = len(servers)
+		servers = append(servers, Server{Name: name, Raw: json.RawMessage(v.Raw)})
+		return true
+	})
+	return servers, err
+}

@@ -325,6 +325,12 @@ func StubClaude() {
 	fmt.Printf("config=%s\n", os.Getenv("CLAUDE_CONFIG_DIR"))
 	fmt.Printf("task=%s\n", os.Getenv("CLAUDE_CODE_TASK_LIST_ID"))
 	fmt.Printf("account=%s\n", os.Getenv("CLAUDE_ACCOUNT"))
+	// What a runtime shares with its account through the environment, when set.
+	for _, v := range [][2]string{{"securestorage", "CLAUDE_SECURESTORAGE_CONFIG_DIR"}, {"memory", "CLAUDE_CODE_REMOTE_MEMORY_DIR"}, {"plugins", "CLAUDE_CODE_PLUGIN_CACHE_DIR"}} {
+		if val, ok := os.LookupEnv(v[1]); ok && val != "" {
+			fmt.Printf("%s=%s\n", v[0], val)
+		}
+	}
 	if name := os.Getenv("CLAUDE_STUB_ENV"); name != "" {
 		fmt.Printf("env %s=%s\n", name, os.Getenv(name))
 	}

@@ -1,0 +1,182 @@
+package configdir
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/coalesce"
+	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/mcp"
+	"github.com/claude-account/claude-account/internal/shared"
+	"github.com/tidwall/gjson"
+)
+
+// Shared is one thing a runtime shares with its account through Claude's
+// environment, with where it resolves.
+type Shared struct {
+	Name     string `json:"name"`     // what is shared
+	Variable string `json:"variable"` // the variable that shares it
+	Path     string `json:"path"`     // where it resolves
+	FromUser bool   `json:"fromUser"` // the user set the variable; the launcher left it
+}
+
+// SharedVia lists what a runtime shares with the account through Claude's
+// environment. Links cannot share these: Claude writes absolute paths into
+// its plugin records and keys its macOS keychain entry by the config dir's
+// path, so a link through one worktree's runtime would break when that
+// worktree goes.
+//
+// Memory: Claude's documented autoMemoryDirectory setting names one fixed
+// directory; in the account's settings.json (shared by every repository) it
+// would put all repositories' memories in one place, and as a --settings flag
+// it would collide with the user's own. CLAUDE_CODE_REMOTE_MEMORY_DIR only
+// replaces the base directory, so Claude keeps its own per-repository key
+// (the main worktree's root): <account>/projects/<key>/memory, exactly where
+// Claude keeps it with CLAUDE_CONFIG_DIR=<account>. autoMemoryDirectory, when
+// the user sets it, still wins (Claude reads it first).
+func SharedVia(a *account.Account) []Shared {
+	return []Shared{
+		{Name: "login", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir},
+		{Name: "memory", Variable: "CLAUDE_CODE_REMOTE_MEMORY_DIR", Path: a.Dir},
+		{Name: "plugins", Variable: "CLAUDE_CODE_PLUGIN_CACHE_DIR", Path: filepath.Join(a.Dir, "plugins")},
+	}
+}
+
+// SharedEnv is SharedVia as Claude's environment will have it: a variable the
+// user set is kept, and reported as theirs. Outside a runtime the config dir
+// is the account dir, so Claude's defaults already share everything.
+func SharedEnv(a *account.Account, l Layout, e env.Env) []Shared {
+	if !l.IsRuntime {
+		return nil
+	}
+	out := SharedVia(a)
+	for i, s := range out {
+		if v := e.Get(s.Variable); v != "" {
+			out[i].Path, out[i].FromUser = v, true
+		}
+	}
+	return out
+}
+
+// migrateMemory moves the auto-memory a runtime made by an earlier version
+// kept in itself (projects/<key>/memory/) to the account, where every
+// worktree of the repository reads it. Nothing is overwritten: a file the
+// account already has with other content arrives under a name of its own.
+func (p *Plan) migrateMemory(in Input) {
+	dirs, _ := filepath.Glob(filepath.Join(p.ConfigDir, "projects", "*", "memory"))
+	for _, from := range dirs {
+		key := filepath.Base(filepath.Dir(from))
+		to := filepath.Join(in.Account.Dir, "projects", key, "memory")
+		des, err := os.ReadDir(from)
+		if err != nil {
+			continue
+		}
+		moved := 0
+		for _, de := range des {
+			if !de.Type().IsRegular() {
+				p.Notes = append(p.Notes, fmt.Sprintf("%s is not a file; move it to %s yourself", filepath.Join(from, de.Name()), to))
+				continue
+			}
+			src := filepath.Join(from, de.Name())
+			dst := filepath.Join(to, de.Name())
+			if same, _ := sameContent(src, dst); same {
+				p.Steps = append(p.Steps, Step{Op: Unlink, Path: src, Why: "the account's memory has it"})
+				continue
+			}
+			if exists(dst) {
+				ext := filepath.Ext(de.Name())
+				dst = filepath.Join(to, strings.TrimSuffix(de.Name(), ext)+".from-"+in.Context.Fingerprint[:8]+ext)
+			}
+			if moved == 0 {
+				p.Steps = append(p.Steps, Step{Op: Mkdir, Path: to, Mode: 0o700, Why: "the repository's memory, for every worktree"})
+			}
+			p.Steps = append(p.Steps, Step{Op: Move, Path: src, Target: dst, Why: "memory is the repository's"})
+			moved++
+		}
+		if moved > 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("moved %d memory file(s) from %s to %s, where every worktree of the repository reads them", moved, from, to))
+		}
+	}
+}
+
+func sameContent(a, b string) (bool, error) {
+	x, err := os.ReadFile(a)
+	if err != nil {
+		return false, err
+	}
+	y, err := os.ReadFile(b)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(x, y), nil
+}
+
+// Harvest plans the recording of what Claude changed during a session in what
+// the account shares — servers it added, changed or removed, the repository's
+// trust — in the account's ledger, so that the account's other worktrees get
+// it at their next launch. It writes nothing else.
+func Harvest(in Input) (*Plan, error) {
+	p := &Plan{Layout: in.Layout}
+	ledgerPath := shared.Path(in.Account.Dir)
+	ledger, err := shared.Read(ledgerPath)
+	if err != nil {
+		return nil, err
+	}
+	declared, err := declaredServers(in.Account)
+	if err != nil {
+		return nil, err
+	}
+	state := filepath.Join(p.ConfigDir, ".claude.json")
+	cur, release, err := mapOptional(state)
+	p.releases = append(p.releases, release)
+	if err != nil || cur == nil {
+		return p, err
+	}
+	rf := loadRecord(filepath.Join(p.ConfigDir, ManagedFile), false)
+	if rf.r.Servers == nil {
+		return p, nil // not launched by this version: the next launch harvests it
+	}
+	root := RepositoryRoot(in.Context)
+	var next *shared.Ledger
+	err = fsx.Guard(state, func() error {
+		raw, _, err := coalesce.Lookup(cur, "mcpServers")
+		if err != nil {
+			return err
+		}
+		current, err := mcp.ParseClaudes(raw, state)
+		if err != nil {
+			return err
+		}
+		res := shared.Reconcile(shared.Input{Ledger: ledger, Declared: declared, Overlay: p.overlay(in),
+			Current: current, Seen: rf.r.Servers, File: state})
+		next = res.Ledger
+		rf.r.Servers = shared.SeenOf(current)
+		if p.IsRuntime && root != "" && !next.IsTrusted(root) {
+			// Claude keys trust by the main worktree's root, for every
+			// worktree of the repository.
+			projects, ok, err := coalesce.Lookup(cur, "projects")
+			if err == nil && ok && gjson.GetBytes(projects, gjson.Escape(root)+".hasTrustDialogAccepted").Bool() {
+				next.Trusted = append(next.Trusted, root)
+				rf.r.TrustSeeded = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		// Claude's file is Claude's to fix; the next launch reports it.
+		return p, nil
+	}
+	p.Notes = nil // the overlay's notes were given at launch
+	if !shared.Same(ledger, next) {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "what Claude shared in this session"})
+	}
+	if data := rf.encode(); string(data) != string(rf.before) {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: rf.path, Data: data, Secret: true, Why: "launcher's record"})
+	}
+	return p, nil
+}

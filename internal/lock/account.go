@@ -1,0 +1,40 @@
+package lock
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// Account serializes the launches of one account while they read and write
+// what its config dirs share (the account's settings.json and its ledger of
+// servers and trust): two launches in two worktrees must not lose each
+// other's writes. It waits for the holder, which only ever holds it for the
+// milliseconds of a plan and its writes. Its file does not end in ".lock",
+// so status and close never take it for a running instance.
+func Account(dir, account string) (release func(), err error) {
+	if err := EnsureDir(dir); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, account+".shared-state")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("lock file %s is a symlink; remove it", path)
+		}
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	return func() { f.Close() }, nil
+}
