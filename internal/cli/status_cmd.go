@@ -36,6 +36,7 @@ type Status struct {
 	Runtime     bool                  `json:"runtime"`
 	ReadOnly    string                `json:"readOnlyGitDir,omitempty"`
 	Links       []configdir.LinkState `json:"links"`
+	Shared      []configdir.Shared    `json:"shared"`
 	Running     []lock.Held           `json:"running"`
 	Notes       []string              `json:"notes"`
 }
@@ -47,7 +48,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 		return err
 	}
 	names := configdir.Linked
-	if ws.account.Config.SettingsMode == "link" {
+	if ws.layout.IsRuntime {
 		names = append(names[:len(names):len(names)], "settings.json")
 	}
 	st := Status{
@@ -55,6 +56,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 		Dir: ws.context.Dir, Toplevel: ws.context.Toplevel, GitDir: ws.context.GitDir, CommonDir: ws.context.CommonDir,
 		Fingerprint: ws.context.Fingerprint, ConfigDir: ws.layout.ConfigDir, Runtime: ws.layout.IsRuntime,
 		ReadOnly: ws.layout.ReadOnly, Links: configdir.Inspect(ws.layout.ConfigDir, names), Notes: ws.context.Notes,
+		Shared: configdir.SharedState(ws.account, ws.layout, d.Env),
 	}
 	held, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == ws.lockKey() })
 	if err != nil {
@@ -99,6 +101,16 @@ func (c *StatusCmd) Run(d *Deps) error {
 			target = d.Env.TildePath(l.Chain[0])
 		}
 		fmt.Fprintf(tw, "link %s\t%s (%s)\n", l.Name, target, state)
+	}
+	for _, s := range st.Shared {
+		via := s.Via
+		if s.Variable != "" {
+			via = "$" + s.Variable
+		}
+		if s.FromUser {
+			via += ", set by you"
+		}
+		fmt.Fprintf(tw, "shared %s\t%s (%s)\n", s.Name, d.Env.TildePath(s.Path), via)
 	}
 	for _, h := range st.Running {
 		fmt.Fprintf(tw, "running\tPID %d (claude PID %d) since %s\n", h.PID, h.ClaudePID, h.Started.Local().Format("2006-01-02 15:04:05"))

@@ -16,13 +16,14 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Shared is one thing a runtime shares with its account through Claude's
-// environment, with where it resolves.
+// Shared is one thing a config dir shares with its account, how, and where it
+// resolves: for status and doctor.
 type Shared struct {
-	Name     string `json:"name"`     // what is shared
-	Variable string `json:"variable"` // the variable that shares it
-	Path     string `json:"path"`     // where it resolves
-	FromUser bool   `json:"fromUser"` // the user set the variable; the launcher left it
+	Name     string `json:"name"`               // login, memory, plugins, settings, mcpServers, trust
+	Via      string `json:"via"`                // environment, link, ledger, configDir (outside a runtime, Claude's own default)
+	Variable string `json:"variable,omitempty"` // with via environment
+	Path     string `json:"path"`               // where it resolves
+	FromUser bool   `json:"fromUser,omitempty"` // the user set the variable; the launcher left it
 }
 
 // SharedVia lists what a runtime shares with the account through Claude's
@@ -41,9 +42,9 @@ type Shared struct {
 // the user sets it, still wins (Claude reads it first).
 func SharedVia(a *account.Account) []Shared {
 	return []Shared{
-		{Name: "login", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir},
-		{Name: "memory", Variable: "CLAUDE_CODE_REMOTE_MEMORY_DIR", Path: a.Dir},
-		{Name: "plugins", Variable: "CLAUDE_CODE_PLUGIN_CACHE_DIR", Path: filepath.Join(a.Dir, "plugins")},
+		{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir},
+		{Name: "memory", Via: "environment", Variable: "CLAUDE_CODE_REMOTE_MEMORY_DIR", Path: a.Dir},
+		{Name: "plugins", Via: "environment", Variable: "CLAUDE_CODE_PLUGIN_CACHE_DIR", Path: filepath.Join(a.Dir, "plugins")},
 	}
 }
 
@@ -61,6 +62,56 @@ func SharedEnv(a *account.Account, l Layout, e env.Env) []Shared {
 		}
 	}
 	return out
+}
+
+// SharedState lists everything a config dir shares with its account and where
+// it resolves: the environment (SharedEnv), the settings link, and the ledger
+// of MCP servers and trust.
+func SharedState(a *account.Account, l Layout, e env.Env) []Shared {
+	if !l.IsRuntime {
+		dir := []Shared{{Name: "login", Via: "configDir", Path: a.Dir}, {Name: "memory", Via: "configDir", Path: a.Dir},
+			{Name: "plugins", Via: "configDir", Path: filepath.Join(a.Dir, "plugins")}}
+		if v := e.Get("CLAUDE_SECURESTORAGE_CONFIG_DIR"); v != "" {
+			dir[0] = Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: v, FromUser: true}
+		}
+		return append(dir, Shared{Name: "settings", Via: "configDir", Path: filepath.Join(a.Dir, "settings.json")},
+			Shared{Name: "mcpServers", Via: "ledger", Path: shared.Path(a.Dir)},
+			Shared{Name: "trust", Via: "ledger", Path: shared.Path(a.Dir)})
+	}
+	return append(SharedEnv(a, l, e),
+		Shared{Name: "settings", Via: "link", Path: filepath.Join(a.Dir, "settings.json")},
+		Shared{Name: "mcpServers", Via: "ledger", Path: shared.Path(a.Dir)},
+		Shared{Name: "trust", Via: "ledger", Path: shared.Path(a.Dir)})
+}
+
+// Earlier lists what a runtime made by an earlier version of the launcher
+// still keeps for itself (the next launch, or doctor --fix, moves it to the
+// account): a login, a settings.json of its own, memory files. Plugins it
+// installed there stay where they are: their records name that directory.
+func Earlier(dir string) (found []string, plugins string) {
+	if fi, err := os.Lstat(filepath.Join(dir, Credentials)); err == nil {
+		found = append(found, fmt.Sprintf("%s (a %s; Claude reads the account's login now)", filepath.Join(dir, Credentials), kindName(fi)))
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "settings.json")); err == nil && fi.Mode().IsRegular() {
+		found = append(found, filepath.Join(dir, "settings.json")+" (a file of its own; the account's settings are shared now)")
+	}
+	if mem, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "memory", "*")); len(mem) > 0 {
+		found = append(found, fmt.Sprintf("%d memory file(s) under %s (memory is the repository's now, in the account dir)", len(mem), filepath.Join(dir, "projects")))
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "plugins")); err == nil && fi.IsDir() {
+		plugins = filepath.Join(dir, "plugins")
+	}
+	return found, plugins
+}
+
+func kindName(fi os.FileInfo) string {
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return "link"
+	case fi.IsDir():
+		return "directory"
+	}
+	return "file"
 }
 
 // migrateMemory moves the auto-memory a runtime made by an earlier version
@@ -155,7 +206,17 @@ func Harvest(in Input) (*Plan, error) {
 		res := shared.Reconcile(shared.Input{Ledger: ledger, Declared: declared, Overlay: p.overlay(in),
 			Current: current, Seen: rf.r.Servers, File: state})
 		next = res.Ledger
-		rf.r.Servers = shared.SeenOf(current)
+		// Claude's own servers are now in the ledger; what it did to the
+		// declared ones is still to be undone, and told, at the next launch.
+		seen := shared.SeenOf(current)
+		for _, d := range declared {
+			if before, ok := rf.r.Servers[d.Name]; ok {
+				seen[d.Name] = before
+			} else {
+				delete(seen, d.Name)
+			}
+		}
+		rf.r.Servers = seen
 		if p.IsRuntime && root != "" && !next.IsTrusted(root) {
 			// Claude keys trust by the main worktree's root, for every
 			// worktree of the repository.

@@ -21,7 +21,7 @@ import (
 
 // Finding is one problem.
 type Finding struct {
-	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, lock-dir, overlay-changed, invalid-state
+	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins
 	Path    string `json:"path"`
 	Message string `json:"message"` // one sentence with the fix
 	Fixable bool   `json:"fixable"`
@@ -50,7 +50,7 @@ func (in Input) plan() (*configdir.Plan, error) {
 // resolve, and no file Claude writes sits on a read-only file system.
 func Quick(in Input) []Finding {
 	var out []Finding
-	for _, st := range configdir.Inspect(in.Layout.ConfigDir, linkNames(in.Account)) {
+	for _, st := range configdir.Inspect(in.Layout.ConfigDir, linkNames(in)) {
 		if st.Kind == "link" && !st.Resolves {
 			out = append(out, brokenLink(in, st))
 		}
@@ -64,6 +64,7 @@ func Check(in Input) []Finding {
 	if in.Layout.IsRuntime {
 		out = append(out, replaced(in)...)
 		out = append(out, moved(in)...)
+		out = append(out, earlier(in)...)
 	}
 	if err := lock.CheckDir(in.LockDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		out = append(out, lockDir(in, err))
@@ -96,9 +97,9 @@ func Fix(found []Finding) []Finding {
 	return found
 }
 
-func linkNames(a *account.Account) []string {
+func linkNames(in Input) []string {
 	names := configdir.Linked
-	if a.Config.SettingsMode == account.SettingsLink {
+	if in.Layout.IsRuntime || in.Account.Config.SettingsMode == account.SettingsLink {
 		names = append(names[:len(names):len(names)], "settings.json")
 	}
 	return names
@@ -107,6 +108,12 @@ func linkNames(a *account.Account) []string {
 // repairPlan is the fix for anything the launcher's own plan repairs.
 func repairPlan(in Input) func() (string, error) {
 	return func() (string, error) {
+		// The account's shared state is written by one plan at a time.
+		release, err := lock.Account(in.LockDir, in.Account.Name)
+		if err != nil {
+			return "", err
+		}
+		defer release()
 		p, err := in.plan()
 		if err != nil {
 			return "", err
@@ -179,31 +186,42 @@ const stRdonly = 1
 
 func replaced(in Input) []Finding {
 	var out []Finding
-	for _, name := range []string{"commands", "agents", "skills", "CLAUDE.md", configdir.Credentials} {
+	for _, name := range configdir.Linked {
 		path := filepath.Join(in.Layout.ConfigDir, name)
 		target := filepath.Join(in.Account.Dir, name)
 		fi, err := os.Lstat(path)
 		if err != nil || fi.Mode()&fs.ModeSymlink != 0 || !exists(target) {
 			continue
 		}
-		f := Finding{ID: "replaced-link", Path: path, Fixable: true}
-		if name == configdir.Credentials {
-			f.Message = fmt.Sprintf("%s is a file, not a link to the account's login; 'claude-account doctor --fix' (or the next launch) keeps the newer login in the account and relinks", path)
-			f.fix = repairPlan(in)
-		} else {
-			aside := path + ".local-" + in.Now.UTC().Format("20060102T150405Z")
-			f.Message = fmt.Sprintf("%s is a real %s where a link to %s belongs; 'claude-account doctor --fix' moves it to %s and relinks", path, kind(fi), target, filepath.Base(aside))
-			f.fix = func() (string, error) {
-				if err := os.Rename(path, aside); err != nil {
-					return "", err
-				}
-				if _, err := repairPlan(in)(); err != nil {
-					return "", err
-				}
-				return "moved it to " + aside + " and linked " + target, nil
+		aside := path + ".local-" + in.Now.UTC().Format("20060102T150405Z")
+		f := Finding{ID: "replaced-link", Path: path, Fixable: true,
+			Message: fmt.Sprintf("%s is a real %s where a link to %s belongs; 'claude-account doctor --fix' moves it to %s and relinks", path, kind(fi), target, filepath.Base(aside))}
+		f.fix = func() (string, error) {
+			if err := os.Rename(path, aside); err != nil {
+				return "", err
 			}
+			if _, err := repairPlan(in)(); err != nil {
+				return "", err
+			}
+			return "moved it to " + aside + " and linked " + target, nil
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// earlier finds a runtime made by an earlier version, which kept for itself
+// what the account shares now.
+func earlier(in Input) []Finding {
+	found, plugins := configdir.Earlier(in.Layout.ConfigDir)
+	var out []Finding
+	for _, what := range found {
+		out = append(out, Finding{ID: "earlier-runtime", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in),
+			Message: fmt.Sprintf("%s was made by an earlier version and keeps %s; 'claude-account doctor --fix' (or the next launch) moves it to the account", in.Layout.ConfigDir, what)})
+	}
+	if plugins != "" {
+		out = append(out, Finding{ID: "earlier-plugins", Path: plugins,
+			Message: fmt.Sprintf("%s holds plugins installed in this worktree by an earlier version; Claude now keeps the account's plugins in %s: install them again there ('claude plugin install'), then remove %s", plugins, filepath.Join(in.Account.Dir, "plugins"), plugins)})
 	}
 	return out
 }

@@ -320,7 +320,8 @@ func tree(ts *testscript.TestScript, dir string) string {
 // each (also to FILE.log); INT, TERM, HUP and QUIT end it (exit 0, or death by
 // that signal when CLAUDE_STUB_DIE=1), only TERM when CLAUDE_STUB_KEEP=1.
 // CLAUDE_STUB_STDIN=1 echoes its stdin; CLAUDE_STUB_TOUCH=FILE writes FILE in
-// its working directory, as Claude editing code would.
+// its working directory, as Claude editing code would; CLAUDE_STUB_SH=SCRIPT
+// runs SCRIPT with sh, as Claude changing its own files would.
 func StubClaude() {
 	fmt.Printf("config=%s\n", os.Getenv("CLAUDE_CONFIG_DIR"))
 	fmt.Printf("task=%s\n", os.Getenv("CLAUDE_CODE_TASK_LIST_ID"))
@@ -339,6 +340,17 @@ func StubClaude() {
 	}
 	if f := os.Getenv("CLAUDE_STUB_TOUCH"); f != "" {
 		_ = os.WriteFile(f, []byte("made by claude\n"), 0o644)
+	}
+	if script := os.Getenv("CLAUDE_STUB_SH"); script != "" {
+		// What Claude itself does to its files during a session
+		// ('claude mcp add', accepting the trust dialog), as a shell script
+		// run with Claude's environment.
+		c := exec.Command("sh", "-ec", script)
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		if err := c.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "CLAUDE_STUB_SH:", err)
+			os.Exit(98)
+		}
 	}
 	if os.Getenv("CLAUDE_STUB_STDIN") == "1" {
 		sc := bufio.NewScanner(os.Stdin)
