@@ -105,6 +105,7 @@ func (c *RunCmd) Run(d *Deps) error {
 		d.notef("%s", n)
 	}
 	plan.Close()
+	stamp := configdir.Stamp(ws.layout)
 	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout}))
 
 	st, err := launch.Run(launch.Spec{
@@ -114,7 +115,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	})
 	held.Release()
 	if err == nil {
-		harvest(d, ws)
+		harvest(d, ws, stamp)
 		afterExit(d, ws)
 	}
 	switch {
@@ -181,13 +182,13 @@ func launchEnv(d *Deps, ws *workspace) env.Env {
 // (servers it added or removed, the repository's trust), so the account's
 // other worktrees get it at their next launch. A failure here loses nothing:
 // the next launch in this worktree harvests the same.
-func harvest(d *Deps, ws *workspace) {
+func harvest(d *Deps, ws *workspace, since configdir.StateStamp) {
 	release, err := lock.Account(lock.Dir(d.Env), ws.account.Name)
 	if err != nil {
 		return
 	}
 	defer release()
-	plan, err := configdir.Harvest(ws.input(d))
+	plan, err := configdir.Harvest(ws.input(d), since)
 	if err != nil {
 		return
 	}

@@ -449,3 +449,37 @@ func Lookup(doc []byte, name string) (raw []byte, ok bool, err error) {
 	}
 	return nil, false, nil
 }
+
+// Path is Lookup through nested objects: the value at doc[names[0]][names[1]]…,
+// found by scanning alone. Only the value found is validated and copied, so a
+// small value deep in a large "projects" costs one scan, not a copy of it.
+// ok is false when a name is missing or a value on the way is not an object.
+func Path(doc []byte, names ...string) (raw []byte, ok bool, err error) {
+	cur := doc
+	for i, name := range names {
+		if isBlank(cur) {
+			return nil, false, nil
+		}
+		obj, err := scanObject(cur)
+		if err != nil {
+			if i == 0 {
+				return nil, false, err
+			}
+			return nil, false, nil // not an object on the way: no such value
+		}
+		found := false
+		for j := len(obj.members) - 1; j >= 0; j-- {
+			if m := obj.members[j]; m.is(cur, name) {
+				cur, found = cur[m.val:m.end], true
+				break
+			}
+		}
+		if !found {
+			return nil, false, nil
+		}
+	}
+	if !valid(cur) {
+		return nil, false, syntaxError(doc)
+	}
+	return bytes.Clone(cur), true, nil
+}

@@ -602,3 +602,27 @@ func TestSpliceDepth(t *testing.T) {
 		t.Error("too deep a value accepted")
 	}
 }
+
+func TestPath(t *testing.T) {
+	doc := []byte(`{"projects": {"/a.b": {"hasTrustDialogAccepted": true, "x": [1]}, "/c": 5}, "n": 1}`)
+	for _, tt := range []struct {
+		names []string
+		want  string
+		ok    bool
+	}{
+		{[]string{"projects", "/a.b", "hasTrustDialogAccepted"}, "true", true},
+		{[]string{"projects", "/a.b", "x"}, "[1]", true},
+		{[]string{"projects", "/c", "hasTrustDialogAccepted"}, "", false},
+		{[]string{"projects", "/missing"}, "", false},
+		{[]string{"n"}, "1", true},
+		{[]string{"nope", "x"}, "", false},
+	} {
+		raw, ok, err := Path(doc, tt.names...)
+		if err != nil || ok != tt.ok || string(raw) != tt.want {
+			t.Errorf("Path(%q) = %s, %v, %v; want %s, %v", tt.names, raw, ok, err, tt.want, tt.ok)
+		}
+	}
+	if _, _, err := Path([]byte(`{"projects": `), "projects", "x"); err == nil {
+		t.Error("a damaged document gave no error")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/coalesce"
@@ -13,7 +14,6 @@ import (
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/mcp"
 	"github.com/claude-account/claude-account/internal/shared"
-	"github.com/tidwall/gjson"
 )
 
 // Shared is one thing a config dir shares with its account, how, and where it
@@ -171,8 +171,11 @@ func sameContent(a, b string) (bool, error) {
 // the account shares — servers it added, changed or removed, the repository's
 // trust — in the account's ledger, so that the account's other worktrees get
 // it at their next launch. It writes nothing else.
-func Harvest(in Input) (*Plan, error) {
+func Harvest(in Input, since StateStamp) (*Plan, error) {
 	p := &Plan{Layout: in.Layout}
+	if Stamp(in.Layout) == since {
+		return p, nil // Claude did not write its state: nothing to take in
+	}
 	ledgerPath := shared.Path(in.Account.Dir)
 	ledger, err := shared.Read(ledgerPath)
 	if err != nil {
@@ -220,8 +223,8 @@ func Harvest(in Input) (*Plan, error) {
 		if p.IsRuntime && root != "" && !next.IsTrusted(root) {
 			// Claude keys trust by the main worktree's root, for every
 			// worktree of the repository.
-			projects, ok, err := coalesce.Lookup(cur, "projects")
-			if err == nil && ok && gjson.GetBytes(projects, gjson.Escape(root)+".hasTrustDialogAccepted").Bool() {
+			v, ok, err := coalesce.Path(cur, "projects", root, "hasTrustDialogAccepted")
+			if err == nil && ok && string(v) == "true" {
 				next.Trusted = append(next.Trusted, root)
 				rf.r.TrustSeeded = true
 			}
@@ -240,4 +243,24 @@ func Harvest(in Input) (*Plan, error) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: rf.path, Data: data, Secret: true, Why: "launcher's record"})
 	}
 	return p, nil
+}
+
+// StateStamp identifies one version of a config dir's .claude.json: Claude
+// replaces it by rename, so a new inode, size or mtime means a new version.
+type StateStamp struct {
+	Ino, Size  int64
+	MtimeNanos int64
+}
+
+// Stamp is the config dir's .claude.json as it is now; zero when missing.
+func Stamp(l Layout) StateStamp {
+	fi, err := os.Stat(filepath.Join(l.ConfigDir, ".claude.json"))
+	if err != nil {
+		return StateStamp{}
+	}
+	st := StateStamp{Size: fi.Size(), MtimeNanos: fi.ModTime().UnixNano()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.Ino = int64(sys.Ino)
+	}
+	return st
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/claude-account/claude-account/internal/mcp"
 	"github.com/claude-account/claude-account/internal/shared"
 	"github.com/claude-account/claude-account/internal/trust"
-	"github.com/tidwall/gjson"
 )
 
 // OverlayRel is where a workspace keeps its project MCP servers.
@@ -315,6 +314,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	if err != nil {
 		return err
 	}
+	onDisk := ledger // nil: the account's first ledger is written now
 	var cur, acct []byte
 	if !s.fresh {
 		// Claude's state can be 100 MB: mapped, not read, and never decoded.
@@ -422,7 +422,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	if err != nil {
 		return err
 	}
-	if !shared.Same(ledger, next) {
+	if !shared.Same(onDisk, next) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "account's shared MCP servers and trust"})
 	}
 
@@ -473,33 +473,38 @@ func RepositoryRoot(ctx gitctx.Context) string {
 
 // trustKey puts the repository's trust into a runtime that lacks it, once:
 // the repository owns its trust, as Claude keeps it for every worktree of
-// one config dir. It returns the "projects" key to splice, or nil.
+// one config dir. It returns the "projects" key to splice, or nil. Only the
+// one entry changes; "projects" (often most of a large file) is scanned and
+// copied once per runtime, never decoded.
 func (p *Plan) trustKey(in Input, cur []byte, l *shared.Ledger, rf *recordFile) (*coalesce.Key, error) {
 	root := RepositoryRoot(in.Context)
 	if !p.IsRuntime || rf.r.TrustSeeded || !l.IsTrusted(root) {
 		return nil, nil
 	}
 	rf.r.TrustSeeded = true
-	projects := map[string]json.RawMessage{}
-	raw, ok, err := coalesce.Lookup(cur, "projects")
+	if v, ok, err := coalesce.Path(cur, "projects", root, "hasTrustDialogAccepted"); err != nil {
+		return nil, err
+	} else if ok && string(v) == "true" {
+		return nil, nil
+	}
+	projects, _, err := coalesce.Lookup(cur, "projects")
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		if gjson.GetBytes(raw, gjson.Escape(root)+".hasTrustDialogAccepted").Bool() {
-			return nil, nil
-		}
-		if err := json.Unmarshal(raw, &projects); err != nil {
-			return nil, fmt.Errorf(`"projects" is not an object: %v`, err)
-		}
+	entry, _, err := coalesce.Lookup(projects, root)
+	if err != nil {
+		entry = nil // not an object: Claude's entry is replaced by a sound one
 	}
-	entry := map[string]json.RawMessage{}
-	if old, ok := projects[root]; ok {
-		_ = json.Unmarshal(old, &entry)
+	if len(bytes.TrimSpace(entry)) == 0 || entry[0] != '{' {
+		entry = []byte("{}")
 	}
-	entry["hasTrustDialogAccepted"] = json.RawMessage("true")
-	projects[root], _ = json.Marshal(entry)
-	out, err := json.Marshal(projects)
+	if entry, _, err = coalesce.Splice(entry, []coalesce.Key{{Name: "hasTrustDialogAccepted", Raw: []byte("true")}}); err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(projects)) == 0 || projects[0] != '{' {
+		projects = []byte("{}")
+	}
+	out, _, err := coalesce.Splice(projects, []coalesce.Key{{Name: root, Raw: entry}})
 	if err != nil {
 		return nil, err
 	}
