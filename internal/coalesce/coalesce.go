@@ -86,21 +86,68 @@ func Splice(doc []byte, keys []Key) (out []byte, changed bool, err error) {
 // pieces are used; the caller may run it on another core while it writes the
 // pieces to a temporary file.
 func SplicePieces(doc []byte, keys []Key) (pieces [][]byte, check func() error, err error) {
+	d, err := Scan(doc)
+	if err != nil {
+		if e := checkKeys(keys); e != nil {
+			return nil, nil, e
+		}
+		return nil, nil, err
+	}
+	return d.SplicePieces(keys)
+}
+
+// Doc is a document scanned once, for lookups and a splice that would
+// otherwise each scan a large file again.
+type Doc struct {
+	doc   []byte
+	obj   object
+	blank bool
+}
+
+// Scan scans doc's top level (see Lookup for the errors).
+func Scan(doc []byte) (*Doc, error) {
+	if isBlank(doc) {
+		return &Doc{doc: doc, blank: true}, nil
+	}
+	obj, err := scanObject(doc)
+	if err != nil {
+		return nil, err
+	}
+	return &Doc{doc: doc, obj: obj}, nil
+}
+
+// Lookup is the package's Lookup on the scanned document.
+func (d *Doc) Lookup(name string) (raw []byte, ok bool, err error) {
+	if d.blank {
+		return nil, false, nil
+	}
+	for i := len(d.obj.members) - 1; i >= 0; i-- {
+		m := d.obj.members[i]
+		if m.is(d.doc, name) {
+			v := d.doc[m.val:m.end]
+			if !valid(v) {
+				return nil, false, syntaxError(d.doc)
+			}
+			return bytes.Clone(v), true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// SplicePieces is the package's SplicePieces on the scanned document.
+func (d *Doc) SplicePieces(keys []Key) (pieces [][]byte, check func() error, err error) {
 	if err := checkKeys(keys); err != nil {
 		return nil, nil, err
 	}
-	if isBlank(doc) {
+	doc := d.doc
+	if d.blank {
 		out, changed, err := spliceBlank(doc, keys)
 		if !changed || err != nil {
 			return nil, nil, err
 		}
 		return [][]byte{out}, func() error { return nil }, nil
 	}
-	obj, err := scanObject(doc)
-	if err != nil {
-		return nil, nil, err
-	}
-	p := locate(doc, obj, keys)
+	p := locate(doc, d.obj, keys)
 	if !p.changed {
 		return nil, nil, nil
 	}
@@ -110,7 +157,7 @@ func SplicePieces(doc []byte, keys []Key) (pieces [][]byte, check func() error, 
 		}
 		return nil
 	}
-	return build(doc, obj, keys, p), check, nil
+	return build(doc, d.obj, keys, p), check, nil
 }
 
 // join copies pieces into one allocation of the right size.

@@ -239,8 +239,8 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 	if !shared.Same(ledger, next) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "what Claude shared in this session"})
 	}
-	if data := rf.encode(); string(data) != string(rf.before) {
-		p.Steps = append(p.Steps, Step{Op: Write, Path: rf.path, Data: data, Secret: true, Why: "launcher's record"})
+	if rf.changed() {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: rf.path, Data: rf.encode(), Secret: true, Why: "launcher's record"})
 	}
 	return p, nil
 }

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/claude-account/claude-account/internal/mcp"
 	"github.com/claude-account/claude-account/internal/shared"
 	"github.com/claude-account/claude-account/internal/trust"
+	"github.com/tidwall/gjson"
 )
 
 // OverlayRel is where a workspace keeps its project MCP servers.
@@ -42,29 +45,58 @@ type record struct {
 
 // recordFile is a record as read, and as it is to be written.
 type recordFile struct {
-	path   string
-	before []byte
-	r      record
-	known  bool // the file existed and could be read
+	path string
+	read record // as read; zero when missing or damaged
+	r    record // as it is to be written
+	ok   bool   // the file was read whole, as this version writes it
 }
 
-// loadRecord reads a record; a damaged one only forgets what it knew.
+// loadRecord reads a record; a damaged one only forgets what it knew. It is
+// read with gjson, not encoding/json: no reflection on the launch path.
 func loadRecord(path string, fresh bool) *recordFile {
 	rf := &recordFile{path: path}
 	if fresh {
 		return rf
 	}
 	data, err := fsx.ReadFile(path)
-	if err != nil {
+	if err != nil || !gjson.ValidBytes(data) {
 		return rf
 	}
-	rf.before = data
-	rf.known = json.Unmarshal(data, &rf.r) == nil
+	doc := gjson.ParseBytes(data)
+	for _, k := range doc.Get("settingsKeys").Array() {
+		rf.read.SettingsKeys = append(rf.read.SettingsKeys, k.String())
+	}
+	if servers := doc.Get("mcpServers"); servers.IsObject() {
+		rf.read.Servers = shared.Seen{}
+		servers.ForEach(func(k, v gjson.Result) bool {
+			rf.read.Servers[k.String()] = json.RawMessage(v.Raw)
+			return true
+		})
+	}
+	rf.read.TrustSeeded = doc.Get("trustSeeded").Bool()
+	rf.r = rf.read
+	rf.r.Servers = maps.Clone(rf.read.Servers)
+	rf.ok = doc.Get("mcpServers").Exists()
 	return rf
 }
 
+// changed reports whether the record must be written.
+func (rf *recordFile) changed() bool {
+	a, b := rf.read, rf.r
+	if !rf.ok || !slices.Equal(a.SettingsKeys, b.SettingsKeys) || a.TrustSeeded != b.TrustSeeded ||
+		(a.Servers == nil) != (b.Servers == nil) || len(a.Servers) != len(b.Servers) {
+		return true
+	}
+	for name, v := range b.Servers {
+		if w, ok := a.Servers[name]; !ok || !coalesce.Equal(v, w) {
+			return true
+		}
+	}
+	return false
+}
+
 func (rf *recordFile) encode() []byte {
-	data, _ := json.Marshal(rf.r) // small, and only when the state changes
+	data, _ := json.Marshal(rf.r) // small, and only when it changed
 	return append(data, '\n')
 }
 
@@ -135,8 +167,8 @@ func (p *Plan) planState(in Input, fresh bool) error {
 		return err
 	}
 	for _, rf := range s.records {
-		if data := rf.encode(); string(data) != string(rf.before) {
-			p.Steps = append(p.Steps, Step{Op: Write, Path: rf.path, Data: data, Secret: true, Why: "launcher's record"})
+		if rf.changed() {
+			p.Steps = append(p.Steps, Step{Op: Write, Path: rf.path, Data: rf.encode(), Secret: true, Why: "launcher's record"})
 		}
 	}
 	return nil
@@ -341,6 +373,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 
 	var keys []coalesce.Key
 	var next *shared.Ledger
+	var doc *coalesce.Doc // cur, scanned once: a large file is scanned once
 	// Everything read from mapped memory is read inside Guard: a file cut
 	// short under the mapping is an error, not a crash.
 	err = fsx.Guard(accountState, func() error {
@@ -364,7 +397,11 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		return err
 	}
 	err = fsx.Guard(state, func() error {
-		raw, _, err := coalesce.Lookup(cur, "mcpServers")
+		var err error
+		if doc, err = coalesce.Scan(cur); err != nil {
+			return fileError(state, err, fix)
+		}
+		raw, _, err := doc.Lookup("mcpServers")
 		if err != nil {
 			return fileError(state, err, fix)
 		}
@@ -429,7 +466,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	var pieces [][]byte
 	var check func() error
 	err = fsx.Guard(state, func() (err error) {
-		pieces, check, err = coalesce.SplicePieces(cur, dedupe(keys))
+		pieces, check, err = doc.SplicePieces(dedupe(keys))
 		return err
 	})
 	if err != nil {

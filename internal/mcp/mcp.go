@@ -249,10 +249,10 @@ func ParseClaudes(raw []byte, file string) (Servers, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	object := gjson.ParseBytes(raw)
-	if !object.IsObject() {
-		return nil, fmt.Errorf(`%s: "mcpServers" is %s, want an object`, file, coalesce.TypeName(raw))
+	if err := coalesce.Validate(raw); err != nil {
+		return nil, fmt.Errorf(`%s: "mcpServers": %w`, file, err)
 	}
+	object := gjson.ParseBytes(raw)
 	var (
 		servers Servers
 		index   = map[string]int{}

@@ -25,6 +25,7 @@ import (
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/mcp"
+	"github.com/tidwall/gjson"
 )
 
 // FileName is the ledger's file in the account dir. It can hold servers'
@@ -64,11 +65,26 @@ func Read(path string) (*Ledger, error) {
 		}
 		return nil, fmt.Errorf("%s: %v; fix it or remove it (the launcher rebuilds it from the account's .claude.json)", path, err)
 	}
-	var l Ledger
-	if err := json.Unmarshal(data, &l); err != nil {
-		return nil, fmt.Errorf("%s: %v; fix it or remove it (the launcher rebuilds it from the account's .claude.json)", path, err)
+	// gjson, not encoding/json: no reflection on the launch path.
+	doc := gjson.ParseBytes(data)
+	l := &Ledger{Added: map[string]json.RawMessage{}}
+	for _, v := range doc.Get("declaredServers").Array() {
+		l.Declared = append(l.Declared, v.String())
 	}
-	return &l, nil
+	for _, v := range doc.Get("trustedRepositories").Array() {
+		l.Trusted = append(l.Trusted, v.String())
+	}
+	added := doc.Get("addedServers")
+	if added.Exists() && !added.IsObject() && added.Type != gjson.Null {
+		return nil, fmt.Errorf(`%s: "addedServers" is not an object; fix it or remove it (the launcher rebuilds it from the account's .claude.json)`, path)
+	}
+	added.ForEach(func(k, v gjson.Result) bool {
+		if v.IsObject() {
+			l.Added[k.String()] = json.RawMessage(v.Raw)
+		}
+		return true
+	})
+	return l, nil
 }
 
 // Encode is the ledger's file content: stable, so an unchanged ledger is
@@ -226,7 +242,15 @@ func Same(a, b *Ledger) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return string(a.Encode()) == string(b.Encode())
+	if !slices.Equal(a.Declared, b.Declared) || !slices.Equal(a.Trusted, b.Trusted) || len(a.Added) != len(b.Added) {
+		return false
+	}
+	for name, v := range a.Added {
+		if w, ok := b.Added[name]; !ok || !coalesce.Equal(v, w) {
+			return false
+		}
+	}
+	return true
 }
 
 func nameSet(s mcp.Servers) map[string]bool {
