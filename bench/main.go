@@ -1,10 +1,10 @@
 // Command bench times claude-account run side by side with the shell+jq
-// reference wrapper (../shared/bench/reference-wrapper.sh) on fixtures from
-// ../shared/bench/make-fixture.py. Variants are interleaved (A B A B …), the
+// reference wrapper (bench/reference-wrapper.sh, the seed design's launcher)
+// on fixtures it makes itself (fixture.go). Variants are interleaved (A B A B …), the
 // warm-up runs are dropped, and medians, ratios and min–max are reported, so
 // a noisy shared machine shows as spread rather than as a wrong ratio.
 //
-// usage: go run ./bench [-quick] [-n N] [-shared DIR] [-bin PATH]
+// usage: go run ./bench [-quick] [-n N] [-bin PATH] [-sizes 1,20,100] [-no-worktrees]
 package main
 
 import (
@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -33,7 +34,6 @@ type result struct {
 func main() {
 	quick := flag.Bool("quick", false, "tiny fixture, few runs: checks the harness works (CI)")
 	n := flag.Int("n", 30, "timed runs per variant")
-	shared := flag.String("shared", "../shared", "the shared dir with bench/make-fixture.py and bench/reference-wrapper.sh")
 	bin := flag.String("bin", "", "claude-account binary (default: build one)")
 	sizeList := flag.String("sizes", "1,20,100", "state sizes in MB, comma-separated")
 	skipWT := flag.Bool("no-worktrees", false, "skip the worktree benchmarks")
@@ -52,9 +52,7 @@ func main() {
 		c.Env = append(os.Environ(), "CGO_ENABLED=0")
 		runCmd(c)
 	}
-	ref, err := filepath.Abs(filepath.Join(*shared, "bench", "reference-wrapper.sh"))
-	check(err)
-	mk, err := filepath.Abs(filepath.Join(*shared, "bench", "make-fixture.py"))
+	ref, err := filepath.Abs(filepath.Join("bench", "reference-wrapper.sh"))
 	check(err)
 
 	sizes := strings.Split(*sizeList, ",")
@@ -65,7 +63,7 @@ func main() {
 	fmt.Println("| case | variant | median | min–max | peak RSS | ratio |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for i, size := range sizes {
-		fx := newFixture(work, fmt.Sprintf("fx%d", i), size, mk, *bin, ref)
+		fx := newFixture(work, fmt.Sprintf("fx%d", i), size, *bin, ref)
 		if i == 0 {
 			compare(*n, "small state, in sync", []variant{
 				{name: "stub claude directly (floor)", cmd: fx.direct},
@@ -142,9 +140,11 @@ type fixture struct {
 	launcher                                        string // claudebench: a link to bin, as home-manager installs it
 }
 
-func newFixture(work, name, size, mk, bin, ref string) *fixture {
+func newFixture(work, name, size, bin, ref string) *fixture {
 	dir := filepath.Join(work, name)
-	run("python3", mk, dir, size)
+	mb, err := strconv.ParseFloat(size, 64)
+	check(err)
+	check(makeFixture(dir, mb))
 	fx := &fixture{dir: dir, repo: filepath.Join(dir, "repo"), home: filepath.Join(dir, "home"),
 		state: filepath.Join(dir, "state.json"), fake: filepath.Join(dir, "fake-claude"), bin: bin, ref: ref,
 		account: filepath.Join(dir, "account")}
