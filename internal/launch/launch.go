@@ -216,8 +216,17 @@ func fromTerminal(sig syscall.Signal) bool {
 }
 
 // Reraise ends this process the way Claude ended: killed by the same signal,
-// so shells and supervisors see exactly what they would have seen.
+// so shells and supervisors see exactly what they would have seen. It returns
+// only for a signal whose default action does not end a process; the caller
+// then exits 128+n, as a shell reports a death by signal.
+//
+// signal.Reset and kill(2) are not enough: the Go runtime keeps its own
+// handler for SIGSEGV, SIGBUS, SIGQUIT and SIGABRT (a traceback and exit 2),
+// and a signal sent with kill arrives at some later moment, after the caller
+// may already have exited 128+n. dieBy sets the kernel's default action,
+// unblocks the signal and sends it to this very thread, so it is delivered
+// before the system call returns.
 func Reraise(sig syscall.Signal) {
 	signal.Reset(sig)
-	_ = syscall.Kill(os.Getpid(), sig)
+	dieBy(sig)
 }

@@ -97,6 +97,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"unchanged":   unchanged,
 		"apistub":     apistub,
 		"apitext":     apitext,
+		"endsas":      endsas,
 	}
 }
 
