@@ -41,9 +41,12 @@ func FindClaude(cands []Candidate, e env.Env) (string, error) {
 		if err == nil {
 			return p, nil
 		}
-		if strings.Contains(c.Name, "/") {
+		switch {
+		case strings.Contains(c.Name, "/"):
 			tried = append(tried[:0], fmt.Sprintf("%s = %s %v", c.Source, c.Name, err))
-		} else {
+		case errors.Is(err, exec.ErrDot):
+			tried = append(tried, fmt.Sprintf("%s %v", c.Name, err))
+		default:
 			tried = append(tried, fmt.Sprintf("%s is not on PATH", c.Name))
 		}
 		break
@@ -51,18 +54,32 @@ func FindClaude(cands []Candidate, e env.Env) (string, error) {
 	return "", fmt.Errorf("no Claude Code binary: %s; install Claude Code or fix that setting", strings.Join(tried, ", "))
 }
 
+// lookPath finds name in path (the environment's PATH, not ours) as
+// exec.LookPath does, refusing what only a relative entry finds (an empty
+// entry, ".", "bin"): it would run whatever ./claude the current directory —
+// a freshly cloned repository — holds (exec.ErrDot).
 func lookPath(name, path string) (string, error) {
 	if strings.Contains(name, "/") {
 		return name, executable(name)
 	}
+	relative := ""
 	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			dir = "."
+		if !filepath.IsAbs(dir) {
+			if dir == "" {
+				dir = "."
+			}
+			if relative == "" && executable(filepath.Join(dir, name)) == nil {
+				relative = dir + string(filepath.Separator) + name
+			}
+			continue
 		}
 		p := filepath.Join(dir, name)
 		if executable(p) == nil {
 			return p, nil
 		}
+	}
+	if relative != "" {
+		return "", fmt.Errorf("is only found as %s, through a relative PATH entry, which is not run (%w); give PATH absolute directories", relative, exec.ErrDot)
 	}
 	return "", errors.New("not found on PATH")
 }
