@@ -42,7 +42,14 @@ func (c *RunCmd) Run(d *Deps) error {
 	if c.Ephemeral && c.Worktree == "" {
 		return UsageError{errors.New("--ephemeral goes with --worktree NAME")}
 	}
-	if c.Worktree != "" {
+	if c.Worktree != "" && c.DryRun {
+		// A dry run changes nothing: no worktree, no branch.
+		done, err := c.dryRunWorktree(d)
+		if err != nil || done {
+			return err
+		}
+	}
+	if c.Worktree != "" && !c.DryRun {
 		res, _, err := newWorktree(d, c.AccountFlags, c.Worktree, "", c.Ephemeral)
 		if err != nil {
 			return err
@@ -127,6 +134,27 @@ func (c *RunCmd) Run(d *Deps) error {
 		return ExitCodeError(st.Code)
 	}
 	return nil
+}
+
+// dryRunWorktree handles --dry-run --worktree: an existing worktree is
+// planned like any other (d moves into it); a missing one is described, and
+// nothing more can be planned for a directory that does not exist yet.
+func (c *RunCmd) dryRunWorktree(d *Deps) (done bool, err error) {
+	if err := worktree.ValidateSlug(c.Worktree); err != nil {
+		return true, UsageError{err}
+	}
+	r, _, _, err := repoFor(d, c.AccountFlags)
+	if err != nil {
+		return true, err
+	}
+	path := r.PathFor(c.Worktree)
+	if e, err := r.Find(path); err == nil && e != nil {
+		d.Dir = path
+		return false, nil
+	}
+	fmt.Fprintf(d.Stdout, "would create worktree %s on branch %s (claude-account worktree new %s), then build its runtime and start Claude there\n",
+		path, worktree.Branch(c.Worktree), c.Worktree)
+	return true, nil
 }
 
 // dryRun prints what a launch would change and start; it takes no lock and
