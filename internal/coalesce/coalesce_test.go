@@ -372,7 +372,7 @@ func TestSpliceErrors(t *testing.T) {
 			name: "byte order mark",
 			doc:  "\ufeff{}",
 			keys: []Key{key("a", `true`)},
-			want: "line 1, column 1: invalid character 'ï' looking for beginning of value",
+			want: "line 1, column 1: the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM",
 			line: 1, col: 1,
 		},
 		{name: "array", doc: `[1]`, keys: []Key{key("a", `1`)}, want: "top-level value is an array, want an object"},

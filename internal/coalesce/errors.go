@@ -23,6 +23,11 @@ func (e *SyntaxError) Error() string {
 // syntaxError describes why doc is not valid JSON. It runs encoding/json's
 // scanner over doc, so it belongs on error paths only.
 func syntaxError(doc []byte) error {
+	if bytes.HasPrefix(doc, []byte("\xef\xbb\xbf")) {
+		// Some Windows editors start a UTF-8 file with one; JSON.parse and
+		// encoding/json both refuse it, as "invalid character 'ï'".
+		return &SyntaxError{Line: 1, Column: 1, Msg: "the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM"}
+	}
 	var v struct{}
 	err := json.Unmarshal(doc, &v)
 	var se *json.SyntaxError
