@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
@@ -208,6 +210,23 @@ func tomlError(path string, err error) error {
 		return fmt.Errorf("%s:%d:%d: %s; fix that line", path, pe.Position.Line, pe.Position.Col, msg)
 	}
 	msg := strings.TrimPrefix(err.Error(), "toml: ")
+	if m := typeMismatch().FindStringSubmatch(msg); m != nil {
+		line, key := m[1], m[2]
+		want, ok := keyTypes[key]
+		if !ok {
+			want = "another type"
+		}
+		got := "a value of another type"
+		if m[3] == "" {
+			m[3] = m[4]
+		}
+		for pattern, name := range tomlTypes {
+			if strings.HasPrefix(m[3], pattern) {
+				got = name
+			}
+		}
+		return fmt.Errorf("%s:%s: %s must be %s, not %s; fix that value", path, line, key, want, got)
+	}
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if n, tail, ok := strings.Cut(rest, " "); ok {
 			return fmt.Errorf("%s:%s: %s; fix that value", path, n, tail)
@@ -215,6 +234,26 @@ func tomlError(path string, err error) error {
 	}
 	return fmt.Errorf("%s: %s", path, msg)
 }
+
+// typeMismatch matches the decoder's type errors, which name Go types:
+// "line 1 (last key "x"): incompatible types: TOML value has type string; …"
+// and "… type mismatch for account.Worktree: expected table but found int64".
+// It is compiled only on this error path, never at start-up.
+var typeMismatch = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^line (\d+) \(last key "([^"]+)"\): (?:incompatible types: TOML value has type (\S+);|type mismatch for \S+: expected \S+ but found (\S+))`)
+})
+
+// keyTypes says, for each key of account.toml, what its value must be.
+var keyTypes = map[string]string{
+	"name": "a string", "claude": "a string", "declared": "a string", "settings_mode": "a string",
+	"project_mcp": "a string", "coalesce_keys": "a list of strings", "single_instance": "true or false",
+	"worktree": "a table ([worktree])", "worktree.dir": "a string", "worktree.symlink_dirs": "a list of strings",
+	"worktree.sparse_paths": "a list of strings", "worktree.use_hooks": "true or false",
+}
+
+// tomlTypes names, for people, the Go types the decoder reports.
+var tomlTypes = map[string]string{"string": "a string", "int64": "a number", "float64": "a number",
+	"bool": "true or false", "[]": "a list", "map[": "a table", "time.": "a date"}
 
 // Init makes a writable account dir for use without Nix. It refuses to touch
 // anything that exists: an account dir holds a login.
