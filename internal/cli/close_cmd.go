@@ -48,7 +48,15 @@ func (c *CloseCmd) Run(d *Deps) error {
 		}
 	}
 	if len(held) == 0 {
-		fmt.Fprintf(d.Stdout, "claude (%s) is not running%s\n", ws.account.Name, map[bool]string{false: " in " + ws.where(d)}[c.All])
+		where := "anywhere"
+		switch {
+		case c.All:
+		case ws.inWorkTree():
+			where = "in " + ws.where(d)
+		default:
+			where = "outside git"
+		}
+		fmt.Fprintf(d.Stdout, "not running: claude (%s) has no instance %s; nothing to stop\n", ws.account.Name, where)
 		return nil
 	}
 	var failed []string

@@ -28,6 +28,9 @@ type Deps struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Now    func() time.Time
+	// command is the subcommand the command line named ("worktree new"),
+	// for the --help a usage error points at; "" before it is known.
+	command string
 }
 
 // CLI is the command tree.
@@ -98,7 +101,11 @@ func run(d *Deps, args []string) int {
 	case errors.As(err, &ec):
 		return int(ec)
 	case errors.As(err, &ue):
-		fmt.Fprintln(d.Stderr, "claude-account: "+oneLine(ue.Error())+"; see 'claude-account --help'")
+		help := "claude-account --help"
+		if d.command != "" {
+			help = "claude-account " + d.command + " --help"
+		}
+		fmt.Fprintln(d.Stderr, "claude-account: "+oneLine(ue.Error())+"; see '"+help+"'")
 		return 2
 	}
 	fmt.Fprintln(d.Stderr, "claude-account: "+oneLine(strings.TrimPrefix(err.Error(), "claude-account: ")))
@@ -185,10 +192,29 @@ func dispatch(d *Deps, args []string) (err error) {
 		}
 	}()
 	ctx, err := parser.Parse(args)
+	var pe *kong.ParseError
+	switch {
+	case errors.As(err, &pe) && pe.Context != nil:
+		d.command = commandPath(pe.Context)
+	case err == nil:
+		d.command = commandPath(ctx)
+	}
 	if err != nil {
 		return UsageError{err}
 	}
 	return ctx.Run(d)
+}
+
+// commandPath is the subcommand a parse reached, without its arguments:
+// "worktree new" for "worktree new <name>".
+func commandPath(ctx *kong.Context) string {
+	var words []string
+	for _, w := range strings.Fields(ctx.Command()) {
+		if !strings.HasPrefix(w, "<") {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // launcherAccount reads the account from a program name like claudemax.
