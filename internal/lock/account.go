@@ -15,10 +15,17 @@ import (
 // milliseconds of a plan and its writes. Its file does not end in ".lock",
 // so status and close never take it for a running instance.
 func Account(dir, account string) (release func(), err error) {
+	return Wait(dir, account+".shared-state")
+}
+
+// Wait takes the exclusive lock named name in dir, waiting for its holder:
+// for short read-modify-write sections shared by concurrent launches. name
+// must not end in ".lock", which names instance locks.
+func Wait(dir, name string) (release func(), err error) {
 	if err := EnsureDir(dir); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, account+".shared-state")
+	path := filepath.Join(dir, name)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
