@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/fsx"
@@ -229,23 +230,52 @@ func (r *Repo) archive(gitDir, name string, now time.Time) ([]string, error) {
 		if r.Bare {
 			repo = strings.TrimSuffix(filepath.Base(r.Common), ".git")
 		}
-		dst := filepath.Join(ws.AccountDir, "archive", repo, name, "projects")
-		if _, err := os.Stat(dst); err == nil {
-			dst += "-" + now.UTC().Format("20060102T150405Z")
-		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		base := filepath.Join(ws.AccountDir, "archive", repo, name, "projects")
+		if err := os.MkdirAll(filepath.Dir(base), 0o700); err != nil {
 			return notes, err
 		}
-		if err := os.Rename(src, dst); err != nil {
-			if !errors.Is(err, os.ErrExist) {
-				if err := copyTree(src, dst); err != nil {
-					return notes, fmt.Errorf("archiving %s: %w; nothing was removed", src, err)
-				}
-			}
+		dst, err := moveAside(src, base, now)
+		if err != nil {
+			return notes, fmt.Errorf("archiving %s: %w; nothing was removed", src, err)
 		}
 		notes = append(notes, fmt.Sprintf("archived %s's transcripts to %s", ws.Account, dst))
 	}
 	return notes, nil
+}
+
+// moveAside moves the directory src to base, or — when base is taken, by an
+// earlier archive or one made at the same moment — to the first free of
+// base-<time>, base-<time>-2, …: an archive is never merged into or written
+// over, and only a move that happened is reported.
+func moveAside(src, base string, now time.Time) (string, error) {
+	stamp := base + "-" + now.UTC().Format("20060102T150405Z")
+	for i := 0; i < 1000; i++ {
+		dst := base
+		switch {
+		case i == 1:
+			dst = stamp
+		case i > 1:
+			dst = fmt.Sprintf("%s-%d", stamp, i)
+		}
+		if _, err := os.Lstat(dst); err == nil {
+			continue
+		}
+		err := os.Rename(src, dst)
+		switch {
+		case err == nil:
+			return dst, nil
+		case errors.Is(err, os.ErrExist) || errors.Is(err, syscall.ENOTEMPTY):
+			continue // made since the Lstat: take the next name
+		case errors.Is(err, syscall.EXDEV):
+			if err := copyTree(src, dst); err != nil {
+				return "", err
+			}
+			return dst, nil
+		default:
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("%s and 999 names after it are taken; move some of them away", base)
 }
 
 // copyTree copies a directory across file systems (rename cannot).
