@@ -226,34 +226,14 @@ func harvest(d *Deps, ws *workspace, since configdir.StateStamp) {
 	}
 }
 
-// afterExit removes an ephemeral worktree that Claude left without work: no
-// uncommitted change and no commit beyond the one it started from.
+// afterExit removes an ephemeral worktree Claude left without work
+// (worktree.AfterExit).
 func afterExit(d *Deps, ws *workspace) {
-	if ws.context.Kind != gitctx.Linked {
-		return
+	note := worktree.AfterExit(ws.context, ws.account.Config.Worktree.Dir, d.Env.List(),
+		worktree.RemoveOptions{Running: runningIn(d), Now: d.Now()}, d.Env.TildePath)
+	if note != "" {
+		d.notef("%s", note)
 	}
-	m := worktree.ReadMeta(ws.context.GitDir)
-	if m == nil || !m.Ephemeral {
-		return
-	}
-	r, err := worktree.Open(ws.context, ws.account.Config.Worktree.Dir, d.Env.List())
-	if err != nil {
-		return
-	}
-	e, err := r.Resolve(ws.context.Toplevel)
-	if err != nil {
-		return
-	}
-	if idle, why := r.Idle(e, m); !idle {
-		d.notef("kept the ephemeral worktree %s: %s", d.Env.TildePath(e.Path), why)
-		return
-	}
-	// Another account (or instance) may still run there: Remove refuses then.
-	if _, err := r.Remove(e, worktree.RemoveOptions{Running: runningIn(d), Now: d.Now()}); err != nil {
-		d.notef("kept the ephemeral worktree %s: %v", d.Env.TildePath(e.Path), err)
-		return
-	}
-	d.notef("removed the ephemeral worktree %s (no changes)", d.Env.TildePath(e.Path))
 }
 
 // executable is this program's path, for the hooks registered in settings.

@@ -7,6 +7,7 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/lock"
 )
 
 // workspace is what every account command starts from: detect, then plan.
@@ -59,21 +60,16 @@ func (w *workspace) inWorkTree() bool {
 	return w.context.Kind != gitctx.NotGit && w.context.Kind != gitctx.Bare
 }
 
-// lockKey is <account> outside a work tree, else <account>-<fingerprint>.
+// lockKey is the instance lock's key (lock.Key).
 func (w *workspace) lockKey() string {
 	if !w.inWorkTree() {
-		return w.account.Name
+		return lock.Key(w.account.Name, "")
 	}
-	return w.account.Name + "-" + w.context.Fingerprint
+	return lock.Key(w.account.Name, w.context.Fingerprint)
 }
 
-// slots is how many instances may run at once in the workspace.
-func (w *workspace) slots() int {
-	if w.account.SingleInstance() {
-		return 1
-	}
-	return 64
-}
+// slots is how many instances may run at once in the workspace (lock.Slots).
+func (w *workspace) slots() int { return lock.Slots(w.account.SingleInstance()) }
 
 // where names the workspace in messages.
 func (w *workspace) where(d *Deps) string {

@@ -263,3 +263,21 @@ func Probe(path string) *Holder {
 	}
 	return &Holder{}
 }
+
+// Key is the lock key of an instance: one per account outside a work tree
+// (fingerprint ""), one per account and workspace in one.
+func Key(account, fingerprint string) string {
+	if fingerprint == "" {
+		return account
+	}
+	return account + "-" + fingerprint
+}
+
+// Slots is how many instances of an account may run at once in one
+// workspace: one, unless the account allows more.
+func Slots(singleInstance bool) int {
+	if singleInstance {
+		return 1
+	}
+	return 64
+}
