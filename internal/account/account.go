@@ -39,7 +39,7 @@ const (
 // silently ignored in a file that decides which servers run.
 type Config struct {
 	Name           string   `toml:"name"`
-	Claude         string   `toml:"claude"`
+	Claude         string   `toml:"claude,omitempty"`
 	Declared       string   `toml:"declared"`
 	SettingsMode   string   `toml:"settings_mode"`
 	CoalesceKeys   []string `toml:"coalesce_keys"`

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/BurntSushi/toml"
 
 	"github.com/claude-account/claude-account/internal/account"
 )
@@ -408,15 +407,23 @@ func TestRunMissingSpec(t *testing.T) {
 	}
 }
 
-func TestTOMLStringRoundTrip(t *testing.T) {
-	for _, s := range []string{"plain", `q"uote`, `back\slash`, "new\nline", "tab\there", "ctl\x01\x7f", "ünïcødé ✓", "/nix/store/x y/bin/claude"} {
-		var v struct{ K string }
-		if _, err := toml.Decode("K = "+tomlString(s), &v); err != nil {
-			t.Errorf("%q: %v", s, err)
+// TestAccountTOMLRoundTrip: account.toml as generated is read back by the
+// launcher's own parser as the declaration, whatever the strings hold.
+func TestAccountTOMLRoundTrip(t *testing.T) {
+	for _, v := range []string{"plain", `q"uote`, `back\slash`, "new\nline", "tab\there", "ctl\x01\x7f", "ünïcødé ✓", "/nix/store/x y/bin/claude"} {
+		spec := &Spec{Name: "max", Claude: v, SettingsMode: "coalesce", ProjectMCP: "trusted", SingleInstance: true,
+			CoalesceKeys: []string{"mcpServers", v}}
+		spec.Worktree.Dir = v
+		spec.Worktree.SymlinkDirectories = []string{v}
+		spec.Worktree.UseHooks = true
+		c, err := account.Parse(AccountTOML(spec), "account.toml")
+		if err != nil {
+			t.Errorf("%q: %v\n%s", v, err, AccountTOML(spec))
 			continue
 		}
-		if v.K != s {
-			t.Errorf("round trip %q = %q", s, v.K)
+		if c.Claude != v || c.Worktree.Dir != v || c.CoalesceKeys[1] != v || c.Worktree.SymlinkDirs[0] != v ||
+			!c.Worktree.UseHooks || c.SingleInstance == nil || !*c.SingleInstance || c.Declared != Declared {
+			t.Errorf("%q: read back as %+v", v, c)
 		}
 	}
 }
