@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/claude-account/claude-account/internal/account"
 )
 
