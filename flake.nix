@@ -47,6 +47,8 @@
         }
       );
 
+      # `nix run <flake>` with no arguments prints the help (claude-account
+      # does so when it is given no command and no account).
       apps = eachSystem (
         { system, ... }:
         {
@@ -62,26 +64,22 @@
         claude-account = final.callPackage ./nix/package.nix { };
       };
 
-      homeManagerModules = {
-        claude-code =
-          { lib, pkgs, ... }:
-          {
-            imports = [ ./nix/modules/claude-code ];
-            # Built with the configuration's own nixpkgs, unless the overlay
-            # already put claude-account there.
-            programs.claude-code.accountsPackage = lib.mkDefault (
-              pkgs.claude-account or (pkgs.callPackage ./nix/package.nix { })
-            );
-          };
-        default = self.homeManagerModules.claude-code;
+      # homeModules is the name home-manager's flake-parts module reads;
+      # homeManagerModules stays as an alias. The module is a path, so
+      # importing it twice (default and claude-code, or through two flakes)
+      # is one import: the module system dedups paths.
+      homeModules = {
+        claude-code = ./nix/modules/claude-code;
+        default = self.homeModules.claude-code;
       };
+      homeManagerModules = self.homeModules;
 
       checks = eachSystem (
         { pkgs, system }:
         import ./nix/checks.nix {
           inherit pkgs home-manager;
           package = self.packages.${system}.claude-account;
-          homeManagerModule = self.homeManagerModules.default;
+          homeManagerModule = self.homeModules.default;
         }
       );
 

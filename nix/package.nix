@@ -48,6 +48,8 @@ buildGoModule {
       several sessions can work one repository at once.
     '';
     mainProgram = "claude-account";
+    homepage = "https://github.com/claude-account/claude-account";
+    license = lib.licenses.mit;
     platforms = lib.platforms.unix;
   };
 }

@@ -166,6 +166,10 @@ func dispatch(d *Deps, args []string) (err error) {
 		run.Args = args
 		return run.Run(d)
 	}
+	if len(args) == 0 {
+		// No command (as 'nix run' of the flake starts it): teach, don't scold.
+		args = []string{"--help"}
+	}
 	var cli CLI
 	parser, err := kong.New(&cli,
 		kong.Name("claude-account"),

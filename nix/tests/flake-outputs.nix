@@ -71,6 +71,7 @@ runTests {
       "devShells"
       "formatter"
       "homeManagerModules"
+      "homeModules"
       "overlays"
       "packages"
     ];
@@ -134,6 +135,57 @@ runTests {
       "claude-code"
       "default"
     ];
+  };
+  testHomeManagerModulesIsAlias = {
+    expr = outputs.homeManagerModules == outputs.homeModules;
+    expected = true;
+  };
+  # Both of the flake's names, and both attributes, imported at once: one module.
+  testDoubleImport = {
+    expr =
+      map (p: p.name)
+        (lib.evalModules {
+          modules = [
+            ./stubs/home-manager.nix
+            outputs.homeModules.default
+            outputs.homeModules.claude-code
+            outputs.homeManagerModules.default
+            {
+              _module.args.pkgs = pkgsFor "x86_64-linux";
+              home.homeDirectory = "/home/u";
+              programs.claude-code.accounts.max = { };
+            }
+          ];
+        }).config.home.packages;
+    expected = [
+      "claude-account-0.1.0"
+      "claudemax"
+    ];
+  };
+  # default.nix, without flakes: the same module and package.
+  testNonFlakeEntry = {
+    expr =
+      let
+        plain = import ../../default.nix { pkgs = withoutOverlay; };
+      in
+      {
+        names = builtins.attrNames plain;
+        package = plain.claude-account.calledWith;
+        sameModule = plain.homeModules.claude-code == outputs.homeModules.claude-code;
+        moduleBuildsPackage = (builtins.head (evalHome withoutOverlay plain.homeModules.default).home.packages).calledWith;
+      };
+    expected = {
+      names = [
+        "claude-account"
+        "default"
+        "homeManagerModules"
+        "homeModules"
+        "overlays"
+      ];
+      package = "package.nix";
+      sameModule = true;
+      moduleBuildsPackage = "package.nix";
+    };
   };
   testModuleUsesOverlayPackage = {
     expr = map (p: p.name) (evalHome (pkgsFor "x86_64-linux") outputs.homeManagerModules.default).home.packages;

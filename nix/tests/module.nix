@@ -50,6 +50,22 @@ let
 
   claudeAccountExe = "${pkgs.claude-account}/bin/claude-account";
 
+  customClaude = {
+    type = "derivation";
+    name = "claude-code-custom";
+    outPath = "${storeDir}/00000000000000000000000000000000-claude-code-custom";
+    meta.mainProgram = "claude";
+  };
+  # The Claude binary account max runs, with upstream's options set to up.
+  claudeOf =
+    up:
+    (eval {
+      upstream = true;
+      modules = [
+        { programs.claude-code = up // { accounts.max = { }; }; }
+      ];
+    }).config.programs.claude-code.accounts.max.spec.claude;
+
   accounts = {
     programs.claude-code.accounts = {
       max = { };
@@ -612,11 +628,64 @@ runTests {
           "useWorktreeHooks"
           "worktreeDir"
         ]
-        ++ [ "programs.claude-code.accountsPackage" ];
+        ++ [
+          "programs.claude-code.accountsGitIgnores"
+          "programs.claude-code.accountsPackage"
+        ];
       command = ''"claude''${name}"'';
       configDir = ''"''${config.home.homeDirectory}/.claude-''${name}"'';
-      package = "pkgs.claude-code";
-      accountsPackage = "pkgs.claude-account";
+      package = "config.programs.claude-code.finalPackage or config.programs.claude-code.package or pkgs.claude-code";
+      accountsPackage = "pkgs.claude-account or (pkgs.callPackage ./nix/package.nix { })";
     };
+  };
+
+  # The account's Claude Code follows home-manager's own programs.claude-code.
+  testPackageFromUpstreamFinalPackage = {
+    expr = claudeOf {
+      enable = true;
+      package = customClaude;
+    };
+    expected = "${customClaude}/bin/claude";
+  };
+  testPackageUpstreamDisabled = {
+    expr = claudeOf {
+      enable = false;
+      package = customClaude;
+    };
+    expected = "${customClaude}/bin/claude";
+  };
+  testPackageUpstreamNull = {
+    expr = claudeOf {
+      enable = true;
+      package = null;
+    };
+    expected = null;
+  };
+
+  # Imported twice (the flake's default and claude-code are one path): one module.
+  testDoubleImport = {
+    expr =
+      let
+        config =
+          (eval {
+            modules = [
+              ../modules/claude-code
+              accounts
+            ];
+          }).config;
+      in
+      map (p: p.name) config.home.packages;
+    expected = map (p: p.name) alone.home.packages;
+  };
+
+  testGitIgnoresSwitchedOff = {
+    expr =
+      (eval {
+        modules = [
+          accounts
+          { programs.claude-code.accountsGitIgnores = false; }
+        ];
+      }).config.programs.git.ignores;
+    expected = [ ];
   };
 }

@@ -87,7 +87,7 @@ in
     (lib.mkIf (enabled != { }) {
       home.packages = [ cfg.accountsPackage ] ++ lib.mapAttrsToList launcher enabled;
       home.file = lib.mkMerge (lib.mapAttrsToList links enabled);
-      programs.git.ignores = calib.gitIgnores;
+      programs.git.ignores = lib.mkIf cfg.accountsGitIgnores calib.gitIgnores;
     })
   ];
 }

@@ -1,5 +1,6 @@
 {
   config,
+  options,
   lib,
   pkgs,
   ...
@@ -9,6 +10,7 @@ let
 
   calib = import ../../lib;
   topConfig = config;
+  topOptions = options;
 
   # The type of pkgs.formats.json { }, built from lib alone.
   jsonValue =
@@ -95,11 +97,29 @@ let
           '';
         };
 
-        package = lib.mkPackageOption pkgs "claude-code" {
-          nullable = true;
-          extraDescription = ''
-            Set it to `null` to run the {command}`claude` found on
-            {env}`PATH`.
+        package = mkOption {
+          type = types.nullOr types.package;
+          # home-manager's own programs.claude-code, when imported, names the
+          # Claude Code the user chose (finalPackage wraps it with its
+          # settings); else pkgs.claude-code, else claude on PATH.
+          default =
+            let
+              up = topConfig.programs.claude-code;
+              upOptions = topOptions.programs.claude-code;
+            in
+            # finalPackage is defined only while upstream is enabled with a
+            # package; upstream disabled, its package option still says
+            # which Claude Code the user chose.
+            if upOptions ? finalPackage && upOptions.finalPackage.isDefined then
+              up.finalPackage
+            else if upOptions ? package then
+              up.package
+            else
+              pkgs.claude-code or null;
+          defaultText = literalExpression "config.programs.claude-code.finalPackage or config.programs.claude-code.package or pkgs.claude-code";
+          description = ''
+            The Claude Code this account runs. Set it to `null` to run the
+            {command}`claude` found on {env}`PATH`.
           '';
         };
 
@@ -380,10 +400,28 @@ in
       '';
     };
 
-    accountsPackage = lib.mkPackageOption pkgs "claude-account" {
-      extraDescription = ''
-        It builds each account's files with {command}`claude-account generate`
-        and is the launcher behind every account's command.
+    accountsPackage = mkOption {
+      type = types.package;
+      # From the overlay when it put claude-account into pkgs, else built
+      # from this repository with the configuration's own nixpkgs: the
+      # module works without the flake (npins, niv, channels) too.
+      default = pkgs.claude-account or (pkgs.callPackage ../../package.nix { });
+      defaultText = literalExpression "pkgs.claude-account or (pkgs.callPackage ./nix/package.nix { })";
+      description = ''
+        The claude-account package. It builds each account's files with
+        {command}`claude-account generate` and is the launcher behind every
+        account's command.
+      '';
+    };
+
+    accountsGitIgnores = mkOption {
+      type = types.bool;
+      default = true;
+      example = false;
+      description = ''
+        Whether to add `**/claude-runtime/` (each worktree's runtime, inside
+        its git dir) to {option}`programs.git.ignores`. Turn it off when
+        another module owns your git ignores.
       '';
     };
   };
