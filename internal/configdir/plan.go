@@ -83,7 +83,7 @@ func (p *Plan) Close() {
 // inside commands/ have gone undiscovered by Claude before, directories work.
 // settings.json is linked too (planSettingsLink); the login, the plugins and
 // the memory are the account's through environment variables (see Env).
-var Linked = []string{"commands", "agents", "skills", "rules", "output-styles", "CLAUDE.md"}
+var Linked = []string{"commands", "agents", "skills", "rules", "output-styles", "hooks", "CLAUDE.md"}
 
 // WorkspaceFile binds a runtime dir to the workspace it was made for.
 const WorkspaceFile = "workspace.json"

@@ -55,13 +55,37 @@ func Write(spec *Spec, outDir string) (err error) {
 		}
 	}()
 	w := &writer{root: outDir, account: spec.Name}
-	w.json("settings.json", "settings", spec.Settings)
+	w.json("settings.json", "settings", withMarketplaces(spec.Settings, spec.Marketplaces))
 	if len(spec.MCPServers) > 0 {
 		w.json(".mcp.json", "mcpServers", map[string]any{"mcpServers": spec.MCPServers})
 	}
 	w.markdown("commands", spec.Commands)
 	w.markdown("agents", spec.Agents)
 	w.skills(spec.Skills)
+	w.markdown("rules", spec.Rules)
+	w.markdown("output-styles", spec.OutputStyles)
+	for _, name := range sortedKeys(spec.Hooks) {
+		w.contentMode("hooks/"+name, "hooks."+attrName(name), spec.Hooks[name], execMode)
+	}
+	// Personal plugins: a plugin directory in skills/ is loaded with its
+	// skills, agents, commands, hooks and MCP servers (Claude Code ≥ 2.1.157),
+	// as home-manager's own module does.
+	for _, name := range sortedKeys(spec.Plugins) {
+		w.tree("skills/"+name, "plugins."+attrName(name), spec.Plugins[name].Source)
+	}
+	if len(spec.LSPServers) > 0 {
+		// Claude Code reads LSP servers from plugins: one generated plugin
+		// carries them.
+		w.json("skills/"+LSPPlugin+"/.claude-plugin/plugin.json", "lspServers", map[string]any{"name": LSPPlugin})
+		w.json("skills/"+LSPPlugin+"/.lsp.json", "lspServers", spec.LSPServers)
+	}
+	// Whole directories last: an entry declared by name above and again in
+	// the directory is declared twice, an error.
+	for _, field := range sortedKeys(spec.Dirs) {
+		w.exec = field == "hooksDir" // hook scripts run, whatever mode their source had
+		w.tree(DirFields[field], field, spec.Dirs[field].Source)
+		w.exec = false
+	}
 	if spec.Memory != nil {
 		w.content("CLAUDE.md", "memory", *spec.Memory)
 	}
@@ -124,6 +148,7 @@ type writer struct {
 	root    string
 	account string
 	err     error
+	exec    bool // copies are made executable (hooks)
 }
 
 func (w *writer) fail(field string, err error) {
@@ -171,13 +196,47 @@ func (w *writer) skills(entries map[string]Content) {
 	}
 }
 
+// LSPPlugin is the generated plugin that carries an account's LSP servers.
+const LSPPlugin = "claude-account-lsp"
+
+// withMarketplaces adds the declared marketplaces to settings'
+// extraKnownMarketplaces, where Claude Code reads them (a marketplace the
+// settings name themselves wins).
+func withMarketplaces(settings map[string]any, markets map[string]Content) map[string]any {
+	if len(markets) == 0 {
+		return settings
+	}
+	out := make(map[string]any, len(settings)+1)
+	for k, v := range settings {
+		out[k] = v
+	}
+	known := map[string]any{}
+	if m, ok := out["extraKnownMarketplaces"].(map[string]any); ok {
+		for k, v := range m {
+			known[k] = v
+		}
+	}
+	for _, name := range sortedKeys(markets) {
+		if _, ok := known[name]; !ok {
+			known[name] = map[string]any{"source": map[string]any{"source": "directory", "path": markets[name].Source}}
+		}
+	}
+	out["extraKnownMarketplaces"] = known
+	return out
+}
+
 // content writes a text or copies a source file.
 func (w *writer) content(rel, field string, c Content) {
+	w.contentMode(rel, field, c, fileMode)
+}
+
+// contentMode is content with the file's mode.
+func (w *writer) contentMode(rel, field string, c Content, mode os.FileMode) {
 	if w.err != nil {
 		return
 	}
 	if c.Text != nil {
-		w.file(rel, field, []byte(*c.Text), fileMode)
+		w.file(rel, field, []byte(*c.Text), mode)
 		return
 	}
 	fi, err := os.Stat(c.Source)
@@ -194,7 +253,7 @@ func (w *writer) content(rel, field string, c Content) {
 		w.fail(field, err)
 		return
 	}
-	w.file(rel, field, data, fileMode)
+	w.file(rel, field, data, mode)
 }
 
 // tree copies a directory, following symbolic links (like cp -rL) so that
@@ -249,7 +308,7 @@ func (w *writer) copyDir(rel, field, src string, active map[string]bool) {
 				return
 			}
 			mode := os.FileMode(fileMode)
-			if fi.Mode()&0o111 != 0 {
+			if fi.Mode()&0o111 != 0 || w.exec {
 				mode = execMode
 			}
 			w.file(rel+"/"+e.Name(), field, data, mode)

@@ -81,15 +81,28 @@ type Worktree struct {
 
 // Spec is one account's declaration with every default filled in.
 type Spec struct {
-	Name           string
-	Claude         string // "" when null: claude on PATH
-	Settings       map[string]any
-	SettingsMode   string
-	MCPServers     map[string]any
-	Commands       map[string]Content
-	Agents         map[string]Content
-	Skills         map[string]Content
-	Memory         *Content
+	Name         string
+	Claude       string // "" when null: claude on PATH
+	Settings     map[string]any
+	SettingsMode string
+	MCPServers   map[string]any
+	Commands     map[string]Content
+	Agents       map[string]Content
+	Skills       map[string]Content
+	Memory       *Content
+	// What home-manager's own programs.claude-code declares too, with the
+	// same meaning: rules/<name>.md, output-styles/<name>.md, hooks/<name>
+	// (executable), plugins (personal plugins, skills/<name>/), LSP servers
+	// (one generated plugin), marketplaces (extraKnownMarketplaces), and
+	// whole directories copied into agents/, commands/, hooks/, rules/ and
+	// skills/.
+	Rules          map[string]Content
+	OutputStyles   map[string]Content
+	Hooks          map[string]Content
+	Plugins        map[string]Content
+	LSPServers     map[string]any
+	Marketplaces   map[string]Content
+	Dirs           map[string]Content // agentsDir, commandsDir, hooksDir, rulesDir, skillsDir
 	CoalesceKeys   []string
 	SingleInstance bool
 	ProjectMCP     string
@@ -126,8 +139,15 @@ func (e *SpecError) Error() string {
 var knownFields = []string{
 	"name", "claude", "settings", "settingsMode", "mcpServers", "commands",
 	"agents", "skills", "memory", "coalesceKeys", "singleInstance",
-	"projectMcp", "worktree",
+	"projectMcp", "worktree", "rules", "outputStyles", "hooks", "plugins",
+	"lspServers", "marketplaces", "agentsDir", "commandsDir", "hooksDir",
+	"rulesDir", "skillsDir",
 }
+
+// DirFields are the spec's whole-directory fields and the layer-1 directory
+// each is copied into.
+var DirFields = map[string]string{"agentsDir": "agents", "commandsDir": "commands", "hooksDir": "hooks",
+	"rulesDir": "rules", "skillsDir": "skills"}
 
 // ReadSpec reads and checks a spec file.
 func ReadSpec(file string) (*Spec, error) {
@@ -186,7 +206,7 @@ func ParseSpec(data []byte, file string) (*Spec, error) {
 	}
 	steps := []func(map[string]json.RawMessage, *Spec) error{
 		p.claude, p.settings, p.enums, p.mcpServers, p.contents, p.memory,
-		p.coalesceKeys, p.singleInstance, p.worktree,
+		p.coalesceKeys, p.singleInstance, p.worktree, p.parity,
 	}
 	for _, step := range steps {
 		if err := step(top, s); err != nil {
@@ -292,6 +312,11 @@ func (p *parser) contents(top map[string]json.RawMessage, s *Spec) error {
 		{"commands", &s.Commands},
 		{"agents", &s.Agents},
 		{"skills", &s.Skills},
+		{"rules", &s.Rules},
+		{"outputStyles", &s.OutputStyles},
+		{"hooks", &s.Hooks},
+		{"plugins", &s.Plugins},
+		{"marketplaces", &s.Marketplaces},
 	} {
 		raw, ok := top[c.field]
 		if !ok || isNull(raw) {
@@ -304,7 +329,7 @@ func (p *parser) contents(top map[string]json.RawMessage, s *Spec) error {
 		out := make(map[string]Content, len(entries))
 		for _, name := range sortedKeys(entries) {
 			field := c.field + "." + attrName(name)
-			if err := checkEntryName(name, c.field == "skills"); err != nil {
+			if err := checkEntryName(name, c.field == "skills" || c.field == "plugins" || c.field == "marketplaces" || c.field == "hooks"); err != nil {
 				return p.fail(field, err.Error())
 			}
 			content, err := p.content(entries[name], field)
@@ -314,6 +339,43 @@ func (p *parser) contents(top map[string]json.RawMessage, s *Spec) error {
 			out[name] = content
 		}
 		*c.dst = out
+	}
+	return nil
+}
+
+// parity reads lspServers and the whole-directory fields; plugins and
+// marketplaces (read as contents) must name directories.
+func (p *parser) parity(top map[string]json.RawMessage, s *Spec) error {
+	if raw, ok := top["lspServers"]; ok && !isNull(raw) {
+		obj, err := p.object(top, "lspServers")
+		if err != nil {
+			return err
+		}
+		s.LSPServers = obj
+	}
+	for _, field := range sortedKeys(DirFields) {
+		raw, ok := top[field]
+		if !ok || isNull(raw) {
+			continue
+		}
+		c, err := p.content(raw, field)
+		if err != nil {
+			return err
+		}
+		if c.Source == "" {
+			return p.fail(field, `needs {"source": "/path/to/dir"}: a directory, not text`)
+		}
+		if s.Dirs == nil {
+			s.Dirs = map[string]Content{}
+		}
+		s.Dirs[field] = c
+	}
+	for field, entries := range map[string]map[string]Content{"plugins": s.Plugins, "marketplaces": s.Marketplaces} {
+		for _, name := range sortedKeys(entries) {
+			if entries[name].Source == "" {
+				return p.fail(field+"."+attrName(name), `needs {"source": "/path/to/dir"}: a directory, not text`)
+			}
+		}
 	}
 	return nil
 }
