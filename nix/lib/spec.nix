@@ -59,8 +59,13 @@ in
       mcpServers = account.mcpServers or { };
       commands = mapAttrs (_: self.mkContent) (account.commands or { });
       agents = mapAttrs (_: self.mkContent) (account.agents or { });
-      skills = mapAttrs (_: self.mkContent) (account.skills or { });
-      memory = self.mkContent (account.memory or null);
+      skills =
+        let
+          skills = account.skills or { };
+        in
+        # A path (or package) is a directory of skills: skillsDir below.
+        if isAttrs skills && !(skills ? outPath) then mapAttrs (_: self.mkContent) skills else { };
+      memory = self.mkContent (account.context or account.memory or null);
       coalesceKeys = account.coalesceKeys or [ "mcpServers" ];
       singleInstance = account.singleInstance or true;
       projectMcp = account.projectMcp or "trusted";
@@ -70,7 +75,36 @@ in
         sparsePaths = account.sparsePaths or [ ];
         useHooks = account.useWorktreeHooks or false;
       };
-    };
+    }
+    # What home-manager's own programs.claude-code declares too: in the
+    # spec only when set, so an account without them keeps its store path.
+    // self.parityFields account;
+
+  # The parity options as spec fields; unset ones are left out.
+  parityFields =
+    account:
+    let
+      contents = field: mapAttrs (_: self.mkContent) (account.${field} or { });
+      dirSource = value: { source = "${value}"; };
+      nonEmpty = field: value: optionalAttrs (value != { } && value != null) { ${field} = value; };
+      skillsPath = account.skills or { };
+    in
+    nonEmpty "rules" (contents "rules")
+    // nonEmpty "outputStyles" (contents "outputStyles")
+    // nonEmpty "hooks" (contents "hooks")
+    // nonEmpty "plugins" (mapAttrs (_: dirSource) (account.plugins or { }))
+    // nonEmpty "marketplaces" (mapAttrs (_: dirSource) (account.marketplaces or { }))
+    // nonEmpty "lspServers" (account.lspServers or { })
+    // listToAttrs (
+      builtins.concatMap (
+        field:
+        let
+          value = account.${field} or null;
+        in
+        if value == null then [ ] else [ { name = field; value = dirSource value; } ]
+      ) [ "agentsDir" "commandsDir" "hooksDir" "rulesDir" ]
+    )
+    // optionalAttrs (!isAttrs skillsPath || skillsPath ? outPath) { skillsDir = dirSource skillsPath; };
 
   # The spec file's content (toJSON sorts keys: the same declaration always
   # gives the same bytes, and so the same store path).
@@ -81,12 +115,20 @@ in
     spec:
     builtins.sort builtins.lessThan (
       [ "account.toml" ]
-      ++ (if spec.settings != { } then [ "settings.json" ] else [ ])
+      ++ (if spec.settings != { } || spec ? marketplaces then [ "settings.json" ] else [ ])
       ++ (if spec.mcpServers != { } then [ ".mcp.json" ] else [ ])
-      ++ (if spec.commands != { } then [ "commands" ] else [ ])
-      ++ (if spec.agents != { } then [ "agents" ] else [ ])
-      ++ (if spec.skills != { } then [ "skills" ] else [ ])
+      ++ (if spec.commands != { } || spec ? commandsDir then [ "commands" ] else [ ])
+      ++ (if spec.agents != { } || spec ? agentsDir then [ "agents" ] else [ ])
+      ++ (
+        if spec.skills != { } || spec ? plugins || spec ? lspServers || spec ? skillsDir then
+          [ "skills" ]
+        else
+          [ ]
+      )
       ++ (if spec.memory != null then [ "CLAUDE.md" ] else [ ])
+      ++ (if spec ? rules || spec ? rulesDir then [ "rules" ] else [ ])
+      ++ (if spec ? outputStyles then [ "output-styles" ] else [ ])
+      ++ (if spec ? hooks || spec ? hooksDir then [ "hooks" ] else [ ])
     );
 
   # Layer 2: the links home-manager puts into the account dir, as
@@ -113,6 +155,9 @@ in
               "commands"
               "agents"
               "skills"
+              "rules"
+              "output-styles"
+              "hooks"
               "CLAUDE.md"
             ]
           ) (self.layer1Entries spec)

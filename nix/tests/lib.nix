@@ -626,4 +626,70 @@ runTests {
       }
     ];
   };
+
+  # The options home-manager's own programs.claude-code has too.
+  testParityFieldsOnlyWhenSet = {
+    # An account without them keeps its spec, and so its store path.
+    expr = l.parityFields { name = "max"; };
+    expected = { };
+  };
+  testParityFields = {
+    expr = l.parityFields {
+      rules.style = "Use tabs.";
+      outputStyles.pirate = "Arr.";
+      hooks."pre.sh" = "#!/bin/sh";
+      plugins.hello = "/nix/store/00000000000000000000000000000000-hello";
+      marketplaces.local = "/nix/store/00000000000000000000000000000000-market";
+      lspServers.go.command = "gopls";
+      agentsDir = "/nix/store/00000000000000000000000000000000-agents";
+      commandsDir = null;
+      skills = "/nix/store/00000000000000000000000000000000-skills";
+    };
+    expected = {
+      rules.style.text = "Use tabs.";
+      outputStyles.pirate.text = "Arr.";
+      hooks."pre.sh".text = "#!/bin/sh";
+      plugins.hello.source = "/nix/store/00000000000000000000000000000000-hello";
+      marketplaces.local.source = "/nix/store/00000000000000000000000000000000-market";
+      lspServers.go.command = "gopls";
+      agentsDir.source = "/nix/store/00000000000000000000000000000000-agents";
+      skillsDir.source = "/nix/store/00000000000000000000000000000000-skills";
+    };
+  };
+  testParityLayerEntries = {
+    expr =
+      let
+        spec =
+          minimalSpec
+          // {
+            rules.a.text = "x";
+            outputStyles.b.text = "y";
+            hooksDir.source = "/x";
+            plugins.p.source = "/p";
+            marketplaces.m.source = "/m";
+          };
+      in
+      {
+        layer1 = l.layer1Entries spec;
+        layer2 = attrNames (l.layer2Links spec);
+      };
+    expected = {
+      layer1 = [
+        "account.toml"
+        "hooks"
+        "output-styles"
+        "rules"
+        "settings.json"
+        "skills"
+      ];
+      layer2 = [
+        "account.toml"
+        "declared"
+        "hooks"
+        "output-styles"
+        "rules"
+        "skills"
+      ];
+    };
+  };
 }

@@ -50,6 +50,26 @@ let
 
   claudeAccountExe = "${pkgs.claude-account}/bin/claude-account";
 
+  parity =
+    (eval {
+      modules = [
+        {
+          programs.claude-code.accounts.max = {
+            context = "context";
+            rules.style = "Use tabs.";
+            outputStyles.pirate = ./fixtures/pirate.md;
+            hooks."pre.sh" = "#!/bin/sh\n";
+            plugins.hello = ./fixtures/skills;
+            marketplaces.local = ./fixtures;
+            lspServers.go.command = "gopls";
+            agentsDir = ./fixtures;
+            rulesDir = ./fixtures;
+            skills = ./fixtures/skills;
+          };
+        }
+      ];
+    }).config;
+
   customClaude = {
     type = "derivation";
     name = "claude-code-custom";
@@ -610,15 +630,25 @@ runTests {
         ]
         ++ map (name: "programs.claude-code.accounts.<name>.${name}") [
           "agents"
+          "agentsDir"
           "coalesceKeys"
           "command"
           "commands"
+          "commandsDir"
           "configDir"
+          "context"
           "enable"
+          "hooks"
+          "hooksDir"
+          "lspServers"
+          "marketplaces"
           "mcpServers"
-          "memory"
+          "outputStyles"
           "package"
+          "plugins"
           "projectMcp"
+          "rules"
+          "rulesDir"
           "settings"
           "settingsMode"
           "singleInstance"
@@ -687,5 +717,61 @@ runTests {
         ];
       }).config.programs.git.ignores;
     expected = [ ];
+  };
+
+  # Every option home-manager's own programs.claude-code has, per account.
+  testParitySpec = {
+    expr =
+      let
+        spec = parity.programs.claude-code.accounts.max.spec;
+      in
+      {
+        rules = spec.rules;
+        outputStyles = lib.mapAttrs (_: c: storeRel c.source) spec.outputStyles;
+        hooks = spec.hooks;
+        plugins = lib.mapAttrs (_: c: storeRel c.source) spec.plugins;
+        marketplaces = lib.mapAttrs (_: c: storeRel c.source) spec.marketplaces;
+        lspServers = spec.lspServers;
+        dirs = map (f: storeRel spec.${f}.source) [ "agentsDir" "rulesDir" "skillsDir" ];
+        memory = spec.memory;
+      };
+    expected = {
+      rules.style.text = "Use tabs.";
+      outputStyles.pirate = "pirate.md";
+      hooks."pre.sh".text = "#!/bin/sh\n";
+      plugins.hello = "skills";
+      marketplaces.local = "fixtures";
+      lspServers.go.command = "gopls";
+      dirs = [ "fixtures" "fixtures" "skills" ];
+      memory.text = "context";
+    };
+  };
+  testParityLinks = {
+    expr = builtins.filter (f: lib.hasPrefix "/home/u/.claude-max/" f) (attrNames parity.home.file);
+    expected = [
+      "/home/u/.claude-max/CLAUDE.md"
+      "/home/u/.claude-max/account.toml"
+      "/home/u/.claude-max/agents"
+      "/home/u/.claude-max/declared"
+      "/home/u/.claude-max/hooks"
+      "/home/u/.claude-max/output-styles"
+      "/home/u/.claude-max/rules"
+      "/home/u/.claude-max/skills"
+    ];
+  };
+  # memory is context's old name: it still works, with home-manager's warning.
+  testMemoryRenamed = {
+    expr =
+      let
+        config = (eval { modules = [ { programs.claude-code.accounts.max.memory = "old name"; } ]; }).config;
+      in
+      {
+        memory = config.programs.claude-code.accounts.max.spec.memory;
+        warned = builtins.any (w: lib.hasInfix "memory" w && lib.hasInfix "context" w) config.warnings;
+      };
+    expected = {
+      memory.text = "old name";
+      warned = true;
+    };
   };
 }

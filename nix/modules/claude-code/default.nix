@@ -83,6 +83,7 @@ in
         inherit home upstream;
         inherit (cfg) accounts;
       };
+      warnings = lib.concatLists (lib.mapAttrsToList (_: account: account.warnings) cfg.accounts);
     }
     (lib.mkIf (enabled != { }) {
       home.packages = [ cfg.accountsPackage ] ++ lib.mapAttrsToList launcher enabled;

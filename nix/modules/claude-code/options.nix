@@ -55,10 +55,34 @@ let
       '';
     };
 
+  mkDirOption =
+    dir:
+    mkOption {
+      type = types.nullOr types.path;
+      default = null;
+      example = literalExpression "./${dir}";
+      description = ''
+        A directory whose files are copied into {file}`${dir}/`, beside the
+        entries declared one by one (a name declared both ways is an error).
+      '';
+    };
+
   accountModule =
     { name, config, ... }:
     {
+      # `memory` is the old name of `context`, as upstream renamed it.
+      imports = [ (lib.mkRenamedOptionModule [ "memory" ] [ "context" ]) ];
+
       options = {
+        # The rename's warning lands here; the module hands it on to
+        # home-manager's warnings.
+        warnings = mkOption {
+          type = types.listOf types.str;
+          default = [ ];
+          internal = true;
+          visible = false;
+        };
+
         enable = mkOption {
           type = types.bool;
           default = true;
@@ -217,7 +241,7 @@ let
         };
 
         skills = mkOption {
-          type = types.attrsOf contentType;
+          type = types.either (types.attrsOf contentType) types.path;
           default = { };
           example = literalExpression ''
             {
@@ -235,19 +259,113 @@ let
             Skills of this account. The attribute name becomes the directory
             {file}`skills/<name>/`; the value is either the content of its
             {file}`SKILL.md` as a string, a path to that file, or a path to a
-            whole skill directory, which is copied.
+            whole skill directory, which is copied. A path instead of an
+            attribute set is a directory holding one folder per skill.
           '';
         };
 
-        memory = mkOption {
+        context = mkOption {
           type = types.nullOr contentType;
           default = null;
           example = literalExpression "./CLAUDE.md";
           description = ''
-            The account's global memory, {file}`CLAUDE.md`: its content as a
-            string, or a path to a file holding it.
+            The account's global context, {file}`CLAUDE.md`: its content as a
+            string, or a path to a file holding it. (Formerly `memory`, as in
+            home-manager's own {option}`programs.claude-code.context`.)
           '';
         };
+
+        rules = mkContentOption {
+          what = "Modular rule files, loaded by Claude Code as memory,";
+          dir = "rules";
+          example = literalExpression ''
+            {
+              code-style = "Use the project's formatter; never reformat unrelated code.";
+              security = ./rules/security.md;
+            }
+          '';
+        };
+
+        outputStyles = mkContentOption {
+          what = "Custom output styles (select one with `settings.outputStyle`)";
+          dir = "output-styles";
+          example = literalExpression ''
+            {
+              concise = ./output-styles/concise.md;
+            }
+          '';
+        };
+
+        hooks = mkOption {
+          type = types.attrsOf contentType;
+          default = { };
+          example = literalExpression ''
+            {
+              "pre-edit.sh" = '''
+                #!/usr/bin/env bash
+                echo "About to edit $1"
+              ''';
+            }
+          '';
+          description = ''
+            Hook scripts of this account, made executable in
+            {file}`hooks/<name>`; reference them from
+            {option}`settings`' `hooks` as
+            {file}`''${configDir}/hooks/<name>`. (In a worktree's runtime
+            {file}`hooks/` links to the account's, so `$CLAUDE_CONFIG_DIR/hooks/<name>`
+            works too.)
+          '';
+        };
+
+        plugins = mkOption {
+          type = types.attrsOf (types.either types.package types.path);
+          default = { };
+          example = literalExpression ''
+            {
+              my-plugin = ./my-plugin;
+              other = pkgs.fetchFromGitHub { owner = "o"; repo = "claude-plugin"; rev = "…"; hash = "…"; };
+            }
+          '';
+          description = ''
+            Plugins, as home-manager's own {option}`programs.claude-code.plugins`:
+            each directory is copied to {file}`skills/<name>/`, where Claude
+            Code (2.1.157 or later) loads it as a personal plugin with its
+            skills, agents, commands, hooks and MCP servers.
+          '';
+        };
+
+        marketplaces = mkOption {
+          type = types.attrsOf (types.either types.package types.path);
+          default = { };
+          example = literalExpression "{ local = ./my-marketplace; }";
+          description = ''
+            Plugin marketplaces, added to {file}`settings.json`'s
+            `extraKnownMarketplaces` as directory sources.
+          '';
+        };
+
+        lspServers = mkOption {
+          type = types.attrsOf jsonValue;
+          default = { };
+          example = literalExpression ''
+            {
+              go = {
+                command = "gopls";
+                args = [ "serve" ];
+                extensionToLanguage.".go" = "go";
+              };
+            }
+          '';
+          description = ''
+            Language servers, carried to Claude Code by one generated plugin
+            ({file}`skills/claude-account-lsp/.lsp.json`).
+          '';
+        };
+
+        agentsDir = mkDirOption "agents";
+        commandsDir = mkDirOption "commands";
+        hooksDir = mkDirOption "hooks";
+        rulesDir = mkDirOption "rules";
 
         coalesceKeys = mkOption {
           type = types.listOf types.nonEmptyStr;
