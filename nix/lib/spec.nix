@@ -167,6 +167,17 @@ in
       "settings.json" = "settings.json";
     };
 
+  # The account's content directories: home-manager makes each a real
+  # directory of per-file links, which Claude finds and can add to.
+  contentDirs = [
+    "commands"
+    "agents"
+    "skills"
+    "rules"
+    "output-styles"
+    "hooks"
+  ];
+
   # Files Claude writes itself: never a home-manager link.
   claudeOwnedFiles = [
     "settings.json"

@@ -774,4 +774,21 @@ runTests {
       warned = true;
     };
   };
+
+  # Content dirs are real dirs of per-file links; layer 1 itself one link.
+  testContentDirsRecursive = {
+    expr = lib.mapAttrs (_: f: f.recursive or false) (
+      lib.filterAttrs (name: _: lib.hasPrefix "/home/u/.claude-max/" name) parity.home.file
+    );
+    expected = {
+      "/home/u/.claude-max/CLAUDE.md" = false;
+      "/home/u/.claude-max/account.toml" = false;
+      "/home/u/.claude-max/agents" = true;
+      "/home/u/.claude-max/declared" = false;
+      "/home/u/.claude-max/hooks" = true;
+      "/home/u/.claude-max/output-styles" = true;
+      "/home/u/.claude-max/rules" = true;
+      "/home/u/.claude-max/skills" = true;
+    };
+  };
 }

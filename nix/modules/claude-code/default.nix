@@ -32,6 +32,11 @@ let
     if dir == null then account.configDir else dir;
 
   # Layer 2: links into the account dir; never one for a file Claude writes.
+  # The content dirs (commands/, agents/, skills/, rules/, output-styles/,
+  # hooks/) are real directories holding one link per declared file
+  # (recursive): Claude Code 2.1.330 finds per-file links (measured:
+  # real-claude-linked-files), and a real directory lets Claude's own "create
+  # agent" and your other home.file entries add files beside them.
   links =
     _name: account:
     let
@@ -39,9 +44,12 @@ let
     in
     lib.mapAttrs' (
       rel: sub:
-      lib.nameValuePair "${accountDir account}/${rel}" {
-        source = if sub == "" then "${drv}" else "${drv}/${sub}";
-      }
+      lib.nameValuePair "${accountDir account}/${rel}" (
+        {
+          source = if sub == "" then "${drv}" else "${drv}/${sub}";
+        }
+        // lib.optionalAttrs (builtins.elem rel calib.contentDirs) { recursive = true; }
+      )
     ) (calib.layer2Links account.spec);
 
   # claude<name>: a link to claude-account (the program name selects the
