@@ -74,6 +74,16 @@ let
     projectMcp = "never";
     symlinkDirectories = [ "node_modules" ];
     sparsePaths = [ "src" ];
+    # What home-manager's own programs.claude-code declares too.
+    rules.style = "Use tabs.\n";
+    outputStyles.pirate = ./fixtures/pirate.md;
+    hooks."pre-edit.sh" = "#!/bin/sh\necho edit\n";
+    plugins.hello = ./fixtures/plugin;
+    marketplaces.local = ./fixtures/market;
+    lspServers.go = {
+      command = "gopls";
+      extensionToLanguage.".go" = "go";
+    };
   };
 in
 derivation {
