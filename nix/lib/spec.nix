@@ -149,18 +149,9 @@ in
           value = entry;
         })
         (
-          builtins.filter (
-            entry:
-            builtins.elem entry [
-              "commands"
-              "agents"
-              "skills"
-              "rules"
-              "output-styles"
-              "hooks"
-              "CLAUDE.md"
-            ]
-          ) (self.layer1Entries spec)
+          builtins.filter (entry: builtins.elem entry (self.contentDirs ++ [ "CLAUDE.md" ])) (
+            self.layer1Entries spec
+          )
         )
     )
     // optionalAttrs (spec.settingsMode == "link" && spec.settings != { }) {
