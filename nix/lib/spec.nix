@@ -92,7 +92,14 @@ in
     nonEmpty "rules" (contents "rules")
     // nonEmpty "outputStyles" (contents "outputStyles")
     // nonEmpty "hooks" (contents "hooks")
-    // nonEmpty "plugins" (mapAttrs (_: dirSource) (account.plugins or { }))
+    // nonEmpty "plugins" (
+      mapAttrs (_: dirSource) (
+        let
+          plugins = account.plugins or { };
+        in
+        if builtins.isList plugins then self.namedPlugins plugins else plugins
+      )
+    )
     // nonEmpty "marketplaces" (mapAttrs (_: dirSource) (account.marketplaces or { }))
     // nonEmpty "lspServers" (account.lspServers or { })
     // listToAttrs (
@@ -105,6 +112,24 @@ in
       ) [ "agentsDir" "commandsDir" "hooksDir" "rulesDir" ]
     )
     // optionalAttrs (!isAttrs skillsPath || skillsPath ? outPath) { skillsDir = dirSource skillsPath; };
+
+  # plugins given as a list (home-manager's older form): each named by its
+  # path's last component without the store hash, as home-manager does.
+  namedPlugins =
+    list:
+    listToAttrs (
+      map (plugin: {
+        name = self.pluginName plugin;
+        value = plugin;
+      }) list
+    );
+  pluginName =
+    plugin:
+    let
+      base = baseNameOf (builtins.unsafeDiscardStringContext (toString plugin));
+      m = builtins.match "[0-9a-z]{32}-(.*)" base;
+    in
+    if m == null then base else builtins.head m;
 
   # The spec file's content (toJSON sorts keys: the same declaration always
   # gives the same bytes, and so the same store path).
@@ -135,39 +160,64 @@ in
   # { <name relative to the account dir> = <path inside layer 1, "" for
   # layer 1 itself>; }. Never a link for a file Claude writes
   # (settings.json, .claude.json, .credentials.json), except settings.json
-  # when the account asks for settingsMode = "link".
-  layer2Links =
-    spec:
+  # when the account asks for settingsMode = "link". skills/ gets one link
+  # per skill or plugin directory (skillsEntries).
+  layer2Links = self.layer2LinksWith null;
+  # The same, given the account's skills option when it is a whole
+  # directory (see skillsEntries).
+  layer2LinksWith =
+    skillsDir: spec:
+    let
+      entries = self.layer1Entries spec;
+      skills = self.skillsEntries skillsDir spec;
+      same = names: listToAttrs (map (name: { inherit name; value = name; }) names);
+    in
     {
       "account.toml" = "account.toml";
       declared = "";
     }
-    // listToAttrs (
-      map
-        (entry: {
-          name = entry;
-          value = entry;
-        })
-        (
-          builtins.filter (entry: builtins.elem entry (self.contentDirs ++ [ "CLAUDE.md" ])) (
-            self.layer1Entries spec
-          )
-        )
+    // same (builtins.filter (entry: builtins.elem entry (self.contentDirs ++ [ "CLAUDE.md" ])) entries)
+    // (
+      if !builtins.elem "skills" entries then
+        { }
+      else if skills == null then
+        same [ "skills" ]
+      else
+        same (map (name: "skills/${name}") skills)
     )
     // optionalAttrs (spec.settingsMode == "link" && spec.settings != { }) {
       "settings.json" = "settings.json";
     };
 
   # The account's content directories: home-manager makes each a real
-  # directory of per-file links, which Claude finds and can add to.
+  # directory of per-file links, which Claude finds and can add to. Not
+  # skills/: see skillsEntries.
   contentDirs = [
     "commands"
     "agents"
-    "skills"
     "rules"
     "output-styles"
     "hooks"
   ];
+
+  # skills/ holds skill and plugin directories: a real directory with one
+  # link per skill or plugin directory. Per-file links would not do: a
+  # plugin made of per-file links loses its commands and agents (Claude Code
+  # 2.1.330, real-claude-plugin-links). `skillsDir` is the account's skills
+  # option when it is a whole directory: a Nix path is read at evaluation
+  # (builtins.readDir, from the source, no build); anything else (a build
+  # output, a string) is not read, since that would build at evaluation:
+  # then skills/ is one read-only link to the store directory, and this is
+  # null.
+  skillsEntries =
+    skillsDir: spec:
+    if (spec.skillsDir or null) != null && !isPath skillsDir then
+      null
+    else
+      builtins.attrNames (spec.skills or { })
+      ++ builtins.attrNames (spec.plugins or { })
+      ++ (if (spec.lspServers or { }) != { } then [ "claude-account-lsp" ] else [ ])
+      ++ (if (spec.skillsDir or null) != null then builtins.attrNames (builtins.readDir skillsDir) else [ ]);
 
   # Files Claude writes itself: never a home-manager link.
   claudeOwnedFiles = [

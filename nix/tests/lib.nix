@@ -423,7 +423,7 @@ runTests {
       declared = "";
       commands = "commands";
       agents = "agents";
-      skills = "skills";
+      "skills/pdf" = "skills/pdf";
       "CLAUDE.md" = "CLAUDE.md";
       "settings.json" = "settings.json";
     };
@@ -434,6 +434,23 @@ runTests {
       attrNames (l.layer2Links (fullSpec // { settingsMode = "coalesce"; }))
     );
     expected = [ ];
+  };
+
+  testPluginList = {
+    # plugins as a list, home-manager's older form: named by the last path
+    # component, the store hash dropped.
+    expr = builtins.attrNames
+      (l.mkSpec {
+        name = "p";
+        plugins = [
+          ./fixtures/skills/pdf
+          "/nix/store/0123456789abcdfghijklmnpqrsvwxyz-formatter"
+        ];
+      }).plugins;
+    expected = [
+      "formatter"
+      "pdf"
+    ];
   };
 
   # launchers
@@ -688,7 +705,7 @@ runTests {
         "hooks"
         "output-styles"
         "rules"
-        "skills"
+        "skills/p"
       ];
     };
   };

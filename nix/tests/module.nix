@@ -132,7 +132,7 @@ let
     "/home/u/work/claude/commands"
     "/home/u/work/claude/declared"
     "/home/u/work/claude/settings.json"
-    "/home/u/work/claude/skills"
+    "/home/u/work/claude/skills/pdf"
   ];
 
   alone = (eval { modules = [ accounts ]; }).config;
@@ -233,7 +233,7 @@ runTests {
       "/home/u/work/claude/commands" = "claude-account-work/commands";
       "/home/u/work/claude/declared" = "claude-account-work";
       "/home/u/work/claude/settings.json" = "claude-account-work/settings.json";
-      "/home/u/work/claude/skills" = "claude-account-work/skills";
+      "/home/u/work/claude/skills/pdf" = "claude-account-work/skills/pdf";
     };
   };
   testNoLinkForFilesClaudeWrites = {
@@ -756,7 +756,9 @@ runTests {
       "/home/u/.claude-max/hooks"
       "/home/u/.claude-max/output-styles"
       "/home/u/.claude-max/rules"
-      "/home/u/.claude-max/skills"
+      "/home/u/.claude-max/skills/claude-account-lsp"
+      "/home/u/.claude-max/skills/hello"
+      "/home/u/.claude-max/skills/pdf"
     ];
   };
   # memory is context's old name: it still works, with home-manager's warning.
@@ -775,7 +777,9 @@ runTests {
     };
   };
 
-  # Content dirs are real dirs of per-file links; layer 1 itself one link.
+  # Content dirs are real dirs of per-file links; skills/ a real dir of one
+  # link per skill and plugin (a plugin of per-file links loses its commands
+  # and agents); layer 1 itself one link.
   testContentDirsRecursive = {
     expr = lib.mapAttrs (_: f: f.recursive or false) (
       lib.filterAttrs (name: _: lib.hasPrefix "/home/u/.claude-max/" name) parity.home.file
@@ -788,7 +792,9 @@ runTests {
       "/home/u/.claude-max/hooks" = true;
       "/home/u/.claude-max/output-styles" = true;
       "/home/u/.claude-max/rules" = true;
-      "/home/u/.claude-max/skills" = true;
+      "/home/u/.claude-max/skills/claude-account-lsp" = false;
+      "/home/u/.claude-max/skills/hello" = false;
+      "/home/u/.claude-max/skills/pdf" = false;
     };
   };
 }

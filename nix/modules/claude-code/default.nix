@@ -32,15 +32,16 @@ let
     if dir == null then account.configDir else dir;
 
   # Layer 2: links into the account dir; never one for a file Claude writes.
-  # The content dirs (commands/, agents/, skills/, rules/, output-styles/,
-  # hooks/) are real directories holding one link per declared file
-  # (recursive): Claude Code 2.1.330 finds per-file links (measured:
+  # The content dirs (commands/, agents/, rules/, output-styles/, hooks/)
+  # are real directories holding one link per declared file (recursive);
+  # skills/ one link per skill or plugin directory (skillsEntries): Claude Code 2.1.330 finds per-file links (measured:
   # real-claude-linked-files), and a real directory lets Claude's own "create
   # agent" and your other home.file entries add files beside them.
   links =
     _name: account:
     let
       drv = account.layer1;
+      skillsDir = if builtins.isPath account.skills then account.skills else null;
     in
     lib.mapAttrs' (
       rel: sub:
@@ -50,7 +51,7 @@ let
         }
         // lib.optionalAttrs (builtins.elem rel calib.contentDirs) { recursive = true; }
       )
-    ) (calib.layer2Links account.spec);
+    ) (calib.layer2LinksWith skillsDir account.spec);
 
   # claude<name>: a link to claude-account (the program name selects the
   # account), or a small wrapper when the command or the account dir differ

@@ -318,7 +318,9 @@ let
         };
 
         plugins = mkOption {
-          type = types.attrsOf (types.either types.package types.path);
+          type =
+            with types;
+            either (attrsOf (either package path)) (listOf (either package path));
           default = { };
           example = literalExpression ''
             {
@@ -330,7 +332,9 @@ let
             Plugins, as home-manager's own {option}`programs.claude-code.plugins`:
             each directory is copied to {file}`skills/<name>/`, where Claude
             Code (2.1.157 or later) loads it as a personal plugin with its
-            skills, agents, commands, hooks and MCP servers.
+            skills, agents, commands, hooks and MCP servers. A list (the
+            older form upstream still takes) names each by its path's last
+            component, without the store hash.
           '';
         };
 
