@@ -11,6 +11,13 @@ import (
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
+// byDirCmds are the commands of accounts by directory, embedded in CLI.
+type byDirCmds struct {
+	Bind       BindCmd       `cmd:"" help:"Use an account in a directory and below, with no flags (or --list the bindings)."`
+	Unbind     UnbindCmd     `cmd:"" help:"Remove a directory's account binding."`
+	Statusline StatuslineCmd `cmd:"" help:"Claude Code's statusLine command: account, worktree, git state, model."`
+}
+
 // BindCmd is `claude-account bind ACCOUNT [DIR]` and `bind --list`.
 type BindCmd struct {
 	Account string `arg:"" optional:"" placeholder:"ACCOUNT" help:"The account to use in DIR and below."`

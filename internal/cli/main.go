@@ -41,8 +41,7 @@ type CLI struct {
 	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`
 	Init     InitCmd     `cmd:"" help:"Make a writable account dir for use without Nix."`
 	Clone    CloneCmd    `cmd:"" help:"Clone a repository (bare, kept fetched) and make or reuse a worktree for a branch."`
-	Bind     BindCmd     `cmd:"" help:"Use an account in a directory and below, with no flags (or --list the bindings)."`
-	Unbind   UnbindCmd   `cmd:"" help:"Remove a directory's account binding."`
+	ByDir    byDirCmds   `embed:""`
 	Hook     HookCmd     `cmd:"" help:"Claude Code's worktree hooks (run by Claude, not by hand)."`
 	Generate GenerateCmd `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
 	Version  VersionCmd  `cmd:"" help:"Print the version."`
