@@ -134,3 +134,14 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The Nix module writes bindings.declared with builtins.toJSON
+// (nix/lib/bindings.nix, tested in nix/tests/bindings.nix): this is its output.
+func TestParseNixOutput(t *testing.T) {
+	nix := "# Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.directories).\n" +
+		"\"/home/u/oss/x\" = \"max\"\n\"/home/u/work\" = \"work\"\n"
+	bs, err := Parse([]byte(nix), "bindings.declared")
+	if err != nil || len(bs) != 2 || bs[1].Dir != "/home/u/work" || bs[1].Account != "work" {
+		t.Fatalf("Parse = %+v, %v", bs, err)
+	}
+}
