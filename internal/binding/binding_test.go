@@ -145,3 +145,26 @@ func TestParseNixOutput(t *testing.T) {
 		t.Fatalf("Parse = %+v, %v", bs, err)
 	}
 }
+
+// BenchmarkLookup is what a launch with no named account adds: read both
+// files (ten bindings) and match the working directory, symlinks resolved.
+func BenchmarkLookup(b *testing.B) {
+	tmp := b.TempDir()
+	e := env.Env{"HOME": tmp, "XDG_CONFIG_HOME": filepath.Join(tmp, "cfg")}
+	for i := 0; i < 10; i++ {
+		d := filepath.Join(tmp, "src", strings.Repeat("d", i+1))
+		os.MkdirAll(d, 0o755)
+		if _, err := Bind(e, Canonical(d), "acct"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	dir := filepath.Join(tmp, "src", "ddddd", "x", "y")
+	os.MkdirAll(dir, 0o755)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ok, err := Lookup(e, dir); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
+	}
+}

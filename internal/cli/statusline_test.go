@@ -67,10 +67,18 @@ func BenchmarkStatusline(b *testing.B) {
 	if got := statusLine(d, in, true); got != "bench · wt (fix) · * · Opus" {
 		b.Fatalf("line = %q", got)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		statusLine(d, in, true)
+	// no-git is the pure-Go part alone: detection, HEAD, the bindings file.
+	for _, useGit := range []bool{true, false} {
+		name := "git"
+		if !useGit {
+			name = "no-git"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				statusLine(d, in, useGit)
+			}
+		})
 	}
 }
 
