@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,11 +44,17 @@ func BenchmarkStatusline(b *testing.B) {
 		}
 	}
 	git("init", "-q", repo)
+	old := time.Now().Add(-time.Hour)
 	for i := 0; i < 40; i++ {
 		sub := filepath.Join(repo, fmt.Sprintf("pkg%02d", i))
 		os.MkdirAll(sub, 0o755)
 		for j := 0; j < 50; j++ {
-			os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%02d.go", j)), []byte(fmt.Sprintf("package p\n// %d %d\n", i, j)), 0o644)
+			f := filepath.Join(sub, fmt.Sprintf("f%02d.go", j))
+			os.WriteFile(f, []byte(fmt.Sprintf("package p\n// %d %d\n", i, j)), 0o644)
+			// As in a real checkout the files are older than the index:
+			// files as new as the index are "racily clean", and git would
+			// re-read every one of them on each status.
+			os.Chtimes(f, old, old)
 		}
 	}
 	git("-C", repo, "add", "-A")
@@ -55,6 +62,12 @@ func BenchmarkStatusline(b *testing.B) {
 	wt := filepath.Join(dir, "wt")
 	git("-C", repo, "worktree", "add", "-q", "-b", "fix", wt)
 	os.WriteFile(filepath.Join(wt, "pkg00", "f00.go"), []byte("package p\n// changed\n"), 0o644)
+	filepath.WalkDir(wt, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type().IsRegular() {
+			os.Chtimes(p, old, old) // the checkout, too, older than its index
+		}
+		return nil
+	})
 	git("-C", wt, "status") // refresh the index as a real session would have
 	e := env.Env{"HOME": filepath.Join(dir, "home"), "PATH": os.Getenv("PATH"), "XDG_CONFIG_HOME": filepath.Join(dir, "cfg")}
 	d := &Deps{Env: e, Dir: wt, Prog: "claude-account", Stdout: io.Discard, Stderr: io.Discard, Now: time.Now}
