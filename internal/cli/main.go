@@ -44,6 +44,7 @@ type CLI struct {
 	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`
 	Init     InitCmd     `cmd:"" help:"Make a writable account dir for use without Nix."`
 	Clone    CloneCmd    `cmd:"" help:"Clone a repository (bare, kept fetched) and make or reuse a worktree for a branch."`
+	ByDir    byDirCmds   `embed:""`
 	Hook     HookCmd     `cmd:"" help:"Claude Code's worktree hooks (run by Claude, not by hand)."`
 	Generate GenerateCmd `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
 	Version  VersionCmd  `cmd:"" help:"Print the version."`
@@ -51,7 +52,7 @@ type CLI struct {
 
 // AccountFlags select an account; commands that act on one embed them.
 type AccountFlags struct {
-	Account    string `short:"a" placeholder:"NAME" help:"Account to use. Default: $$CLAUDE_ACCOUNT, else the program name (claudemax → max)."`
+	Account    string `short:"a" placeholder:"NAME" help:"Account to use. Default: $$CLAUDE_ACCOUNT, else the program name (claudemax → max), else the directory's binding (see bind)."`
 	AccountDir string `placeholder:"DIR" help:"The account's directory. Default: $$CLAUDE_ACCOUNT_DIR, else ~/.claude-NAME."`
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -18,7 +19,7 @@ type workspace struct {
 }
 
 // load resolves the account (--account, else $CLAUDE_ACCOUNT, else the
-// program name) and detects the git context of the working directory.
+// program name, else the directory's binding) and detects the git context of the working directory.
 func (f AccountFlags) load(d *Deps) (*workspace, error) {
 	name := f.Account
 	if name == "" {
@@ -28,7 +29,14 @@ func (f AccountFlags) load(d *Deps) (*workspace, error) {
 		name, _ = launcherAccount(d.Prog)
 	}
 	if name == "" {
-		return nil, UsageError{errors.New("no account given: pass --account NAME, set CLAUDE_ACCOUNT, or run as claudeNAME")}
+		b, ok, err := binding.Lookup(d.Env, d.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, UsageError{errors.New("no account given: pass --account NAME, set CLAUDE_ACCOUNT, run as claudeNAME, or bind this directory with 'claude-account bind NAME'")}
+		}
+		name = b.Account
 	}
 	if err := account.ValidateName(name); err != nil {
 		return nil, UsageError{err}

@@ -84,7 +84,10 @@ let
         '';
 in
 {
-  imports = [ ./options.nix ];
+  imports = [
+    ./options.nix
+    ./directories.nix
+  ];
 
   config = lib.mkMerge [
     {

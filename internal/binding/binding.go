@@ -1,0 +1,369 @@
+// Package binding binds directories to accounts: "in ~/work use the work
+// account". Bindings live in two small files under
+// $XDG_CONFIG_HOME/claude-account/:
+//
+//   - bindings: written by `claude-account bind` and `unbind`;
+//   - bindings.declared: written by the Nix module (a read-only store link),
+//     never by the launcher.
+//
+// Both have one format: one binding a line, the directory and the account as
+// JSON strings around "=", '#' starting a comment line:
+//
+//	"/home/me/work" = "work"
+//
+// A directory may start with "~/" (the home directory). The launcher reads the
+// files only when no account was named, so a named launch pays nothing.
+package binding
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/fsx"
+)
+
+// File names under Dir.
+const (
+	FileName     = "bindings"
+	DeclaredName = "bindings.declared"
+)
+
+// Binding is one directory bound to one account.
+type Binding struct {
+	Dir      string // as written in the file (absolute, or ~/…)
+	Account  string
+	Declared bool // from bindings.declared (Nix): bind and unbind leave it alone
+	Line     int  // 1-based line in its file
+}
+
+// Dir is $XDG_CONFIG_HOME/claude-account, else ~/.config/claude-account.
+func Dir(e env.Env) string {
+	if v := e.Get("XDG_CONFIG_HOME"); filepath.IsAbs(v) {
+		return filepath.Join(v, "claude-account")
+	}
+	return filepath.Join(e.Home(), ".config", "claude-account")
+}
+
+// Path is the file bind and unbind write.
+func Path(e env.Env) string { return filepath.Join(Dir(e), FileName) }
+
+// DeclaredPath is the file the Nix module writes.
+func DeclaredPath(e env.Env) string { return filepath.Join(Dir(e), DeclaredName) }
+
+// SyntaxError is a line of a bindings file that does not parse. The file is
+// never rewritten while it holds one.
+type SyntaxError struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s; fix or delete that line (the file is left as it is)", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// Parse reads a bindings file's content; path only names it in errors.
+func Parse(data []byte, path string) ([]Binding, error) {
+	var out []Binding
+	line := 0
+	for len(data) > 0 {
+		line++
+		var l []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			l, data = data, nil
+		}
+		l = bytes.TrimSuffix(l, []byte{'\r'})
+		fail := func(col int, format string, args ...any) error {
+			return &SyntaxError{Path: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+		}
+		if !utf8.Valid(l) {
+			return nil, fail(1, "not UTF-8")
+		}
+		col := skipSpace(l, 0)
+		if col == len(l) || l[col] == '#' {
+			continue
+		}
+		dir, next, err := quoted(l, col)
+		if err != nil {
+			return nil, fail(col+1, "the directory: %v", err)
+		}
+		col = skipSpace(l, next)
+		if col == len(l) || l[col] != '=' {
+			return nil, fail(col+1, `expected "=" after the directory`)
+		}
+		col = skipSpace(l, col+1)
+		acct, next, err := quoted(l, col)
+		if err != nil {
+			return nil, fail(col+1, "the account: %v", err)
+		}
+		if rest := skipSpace(l, next); rest != len(l) {
+			return nil, fail(rest+1, "unexpected text after the account")
+		}
+		if err := validDir(dir); err != nil {
+			return nil, fail(1, "%v", err)
+		}
+		if err := validName(acct); err != nil {
+			return nil, fail(col+1, "%v", err)
+		}
+		out = append(out, Binding{Dir: dir, Account: acct, Line: line})
+	}
+	return out, nil
+}
+
+func skipSpace(l []byte, i int) int {
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// quoted reads the JSON string that starts at l[i].
+func quoted(l []byte, i int) (string, int, error) {
+	if i >= len(l) || l[i] != '"' {
+		return "", i, errors.New(`expected a string in double quotes`)
+	}
+	j := i + 1
+	for ; j < len(l); j++ {
+		if l[j] == '\\' {
+			j++
+			continue
+		}
+		if l[j] == '"' {
+			break
+		}
+	}
+	if j >= len(l) {
+		return "", i, errors.New("the string has no closing quote")
+	}
+	var s string
+	if err := json.Unmarshal(l[i:j+1], &s); err != nil {
+		return "", i, errors.New("not a valid JSON string")
+	}
+	return s, j + 1, nil
+}
+
+func validDir(d string) error {
+	switch {
+	case d == "":
+		return errors.New("the directory is empty")
+	case strings.ContainsRune(d, 0):
+		return errors.New("the directory holds a NUL byte")
+	case !filepath.IsAbs(d) && d != "~" && !strings.HasPrefix(d, "~/"):
+		return fmt.Errorf("directory %q is not absolute (nor ~/…)", d)
+	}
+	return nil
+}
+
+// validName is account.ValidateName, repeated so that this package stays a
+// leaf: [a-z0-9][a-z0-9_-]*.
+func validName(name string) error {
+	if name == "" {
+		return errors.New("the account name is empty")
+	}
+	for i, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || i > 0 && (r == '-' || r == '_')) {
+			return fmt.Errorf("account name %q is not valid: use lower-case letters, digits, '-' and '_'", name)
+		}
+	}
+	return nil
+}
+
+// Format lays bindings out as a bindings file, sorted by directory.
+func Format(bs []Binding) []byte {
+	bs = append([]Binding(nil), bs...)
+	sort.Slice(bs, func(i, j int) bool { return bs[i].Dir < bs[j].Dir })
+	var b bytes.Buffer
+	b.WriteString("# claude-account bindings: \"DIRECTORY\" = \"ACCOUNT\", one a line.\n")
+	b.WriteString("# Written by 'claude-account bind' and 'unbind'.\n")
+	for _, x := range bs {
+		d, _ := json.Marshal(x.Dir)
+		a, _ := json.Marshal(x.Account)
+		fmt.Fprintf(&b, "%s = %s\n", d, a)
+	}
+	return b.Bytes()
+}
+
+// Read parses one bindings file; a missing file holds no bindings.
+func Read(path string) ([]Binding, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data, path)
+}
+
+// ReadAll reads both files: the declared bindings first.
+func ReadAll(e env.Env) ([]Binding, error) {
+	decl, err := Read(DeclaredPath(e))
+	if err != nil {
+		return nil, err
+	}
+	for i := range decl {
+		decl[i].Declared = true
+	}
+	own, err := Read(Path(e))
+	if err != nil {
+		return nil, err
+	}
+	return append(decl, own...), nil
+}
+
+// Expand turns a written directory into an absolute, clean one: "~/" is the
+// home directory.
+func Expand(e env.Env, d string) string {
+	if d == "~" {
+		return filepath.Clean(e.Home())
+	}
+	if rest, ok := strings.CutPrefix(d, "~/"); ok {
+		return filepath.Join(e.Home(), rest)
+	}
+	return filepath.Clean(d)
+}
+
+// Canonical resolves symlinks in an absolute path; a path that does not
+// exist (yet) is kept clean as it is.
+func Canonical(p string) string {
+	if c, err := filepath.EvalSymlinks(p); err == nil {
+		return c
+	}
+	return filepath.Clean(p)
+}
+
+// Within reports whether dir is root or lies below it; both clean and absolute.
+func Within(dir, root string) bool {
+	if root == "/" {
+		return strings.HasPrefix(dir, "/")
+	}
+	return dir == root || strings.HasPrefix(dir, root) && dir[len(root)] == '/'
+}
+
+// Match returns the binding whose canonical directory is the longest prefix
+// of dir (canonical). canon maps a binding's directory to its canonical form.
+// On equal directories a declared binding wins: Nix owns what it declares.
+func Match(bs []Binding, dir string, canon func(string) string) (Binding, bool) {
+	best, bestLen, found := Binding{}, -1, false
+	for _, b := range bs {
+		root := canon(b.Dir)
+		if !Within(dir, root) {
+			continue
+		}
+		if n := len(root); n > bestLen || n == bestLen && b.Declared && !best.Declared {
+			best, bestLen, found = b, n, true
+		}
+	}
+	return best, found
+}
+
+// Lookup finds the account bound to dir (absolute), symlinks resolved on
+// both sides.
+func Lookup(e env.Env, dir string) (Binding, bool, error) {
+	bs, err := ReadAll(e)
+	if err != nil || len(bs) == 0 {
+		return Binding{}, false, err
+	}
+	b, ok := Match(bs, Canonical(dir), func(d string) string { return Canonical(Expand(e, d)) })
+	return b, ok, nil
+}
+
+// ConflictError says a directory is already bound by Nix.
+type ConflictError struct {
+	Dir     string
+	Binding Binding
+	File    string
+}
+
+func (c *ConflictError) Error() string {
+	return fmt.Sprintf("%s is bound to account %q by %s (Nix); change programs.claude-code.accounts.%s.directories instead",
+		c.Dir, c.Binding.Account, c.File, c.Binding.Account)
+}
+
+// Bind binds dir (canonical, absolute) to account in the bindings file and
+// returns the account it was bound to before ("" if none).
+func Bind(e env.Env, dir, acct string) (string, error) {
+	if err := validName(acct); err != nil {
+		return "", err
+	}
+	decl, own, err := readSplit(e)
+	if err != nil {
+		return "", err
+	}
+	for _, b := range decl {
+		if Canonical(Expand(e, b.Dir)) == dir {
+			return "", &ConflictError{Dir: dir, Binding: b, File: DeclaredPath(e)}
+		}
+	}
+	prev := ""
+	kept := own[:0]
+	for _, b := range own {
+		if Canonical(Expand(e, b.Dir)) == dir {
+			prev = b.Account
+			continue
+		}
+		kept = append(kept, b)
+	}
+	if prev == acct {
+		return prev, nil
+	}
+	kept = append(kept, Binding{Dir: dir, Account: acct})
+	return prev, write(e, kept)
+}
+
+// Unbind removes dir's own binding and returns the account it had; ok is
+// false when dir had none in the bindings file.
+func Unbind(e env.Env, dir string) (string, bool, error) {
+	decl, own, err := readSplit(e)
+	if err != nil {
+		return "", false, err
+	}
+	kept := own[:0]
+	acct, found := "", false
+	for _, b := range own {
+		if Canonical(Expand(e, b.Dir)) == dir {
+			acct, found = b.Account, true
+			continue
+		}
+		kept = append(kept, b)
+	}
+	if !found {
+		for _, b := range decl {
+			if Canonical(Expand(e, b.Dir)) == dir {
+				return "", false, &ConflictError{Dir: dir, Binding: b, File: DeclaredPath(e)}
+			}
+		}
+		return "", false, nil
+	}
+	return acct, true, write(e, kept)
+}
+
+func readSplit(e env.Env) (decl, own []Binding, err error) {
+	if decl, err = Read(DeclaredPath(e)); err != nil {
+		return nil, nil, err
+	}
+	for i := range decl {
+		decl[i].Declared = true
+	}
+	own, err = Read(Path(e))
+	return decl, own, err
+}
+
+// write replaces the bindings file atomically; an existing file keeps its mode.
+func write(e env.Env, bs []Binding) error {
+	if err := os.MkdirAll(Dir(e), 0o755); err != nil {
+		return err
+	}
+	return fsx.WriteFile(Path(e), Format(bs), 0o644)
+}

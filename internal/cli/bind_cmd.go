@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/gitctx"
+)
+
+// byDirCmds are the commands of accounts by directory, embedded in CLI.
+type byDirCmds struct {
+	Bind       BindCmd       `cmd:"" help:"Use an account in a directory and below, with no flags (or --list the bindings)."`
+	Unbind     UnbindCmd     `cmd:"" help:"Remove a directory's account binding."`
+	Statusline StatuslineCmd `cmd:"" help:"Claude Code's statusLine command: account, worktree, git state, model."`
+}
+
+// BindCmd is `claude-account bind ACCOUNT [DIR]` and `bind --list`.
+type BindCmd struct {
+	Account string `arg:"" optional:"" placeholder:"ACCOUNT" help:"The account to use in DIR and below."`
+	Dir     string `arg:"" optional:"" placeholder:"DIR" help:"The directory. Default: this worktree's top level, else the current directory."`
+	List    bool   `help:"List every binding, declared (Nix) and your own."`
+	JSON    bool   `help:"With --list, print JSON (schema in README-CLAUDE-CODE.md)."`
+}
+
+// Help is shown under the command's usage.
+func (c *BindCmd) Help() string {
+	return `With no --account, $CLAUDE_ACCOUNT or claude<name> program name, every command
+uses the account bound to the longest enclosing directory (symlinks resolved).
+
+Examples:
+  claude-account bind work ~/work      # in ~/work and below, use the account work
+  claude-account bind max              # this worktree uses max
+  claude-account bind --list --json`
+}
+
+// UnbindCmd is `claude-account unbind [DIR]`.
+type UnbindCmd struct {
+	Dir string `arg:"" optional:"" placeholder:"DIR" help:"The directory. Default: this worktree's top level, else the current directory."`
+}
+
+// Help is shown under the command's usage.
+func (c *UnbindCmd) Help() string {
+	return `Example:
+  claude-account unbind ~/work         # ~/work falls back to an enclosing binding, if any`
+}
+
+// BindingJSON is one element of `bind --list --json`; a stable interface.
+type BindingJSON struct {
+	Directory string `json:"directory"` // absolute, ~ expanded, as written
+	Canonical string `json:"canonical"` // symlinks resolved: what is matched
+	Account   string `json:"account"`
+	Declared  bool   `json:"declared"` // from the Nix module's bindings.declared
+	File      string `json:"file"`
+}
+
+// Run binds, or lists.
+func (c *BindCmd) Run(d *Deps) error {
+	if c.List {
+		if c.Account != "" {
+			return UsageError{errors.New("bind --list takes no ACCOUNT")}
+		}
+		return c.list(d)
+	}
+	if c.JSON {
+		return UsageError{errors.New("--json goes with --list")}
+	}
+	if c.Account == "" {
+		return UsageError{errors.New("bind needs an ACCOUNT (or --list)")}
+	}
+	dir, err := bindDir(d, c.Dir)
+	if err != nil {
+		return err
+	}
+	prev, err := binding.Bind(d.Env, dir, c.Account)
+	if err != nil {
+		return err
+	}
+	switch prev {
+	case c.Account:
+		fmt.Fprintf(d.Stdout, "%s is already bound to %s\n", d.Env.TildePath(dir), c.Account)
+	case "":
+		fmt.Fprintf(d.Stdout, "bound %s to %s\n", d.Env.TildePath(dir), c.Account)
+	default:
+		fmt.Fprintf(d.Stdout, "bound %s to %s (was %s)\n", d.Env.TildePath(dir), c.Account, prev)
+	}
+	return nil
+}
+
+func (c *BindCmd) list(d *Deps) error {
+	bs, err := binding.ReadAll(d.Env)
+	if err != nil {
+		return err
+	}
+	out := make([]BindingJSON, 0, len(bs))
+	for _, b := range bs {
+		abs := binding.Expand(d.Env, b.Dir)
+		file := binding.Path(d.Env)
+		if b.Declared {
+			file = binding.DeclaredPath(d.Env)
+		}
+		out = append(out, BindingJSON{Directory: abs, Canonical: binding.Canonical(abs), Account: b.Account, Declared: b.Declared, File: file})
+	}
+	if c.JSON {
+		enc := json.NewEncoder(d.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for _, b := range out {
+		tag := ""
+		if b.Declared {
+			tag = "\t(declared)"
+		}
+		fmt.Fprintf(d.Stdout, "%s\t%s%s\n", d.Env.TildePath(b.Directory), b.Account, tag)
+	}
+	return nil
+}
+
+// Run removes a binding.
+func (c *UnbindCmd) Run(d *Deps) error {
+	dir, err := bindDir(d, c.Dir)
+	if err != nil {
+		return err
+	}
+	acct, ok, err := binding.Unbind(d.Env, dir)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%s has no binding of its own; 'claude-account bind --list' shows them", d.Env.TildePath(dir))
+	}
+	fmt.Fprintf(d.Stdout, "unbound %s (was %s)\n", d.Env.TildePath(dir), acct)
+	return nil
+}
+
+// bindDir is DIR made absolute and canonical, or by default the current
+// worktree's top level (pure-Go detection, no git process), else the cwd.
+func bindDir(d *Deps, dir string) (string, error) {
+	if dir == "" {
+		ctx, err := gitctx.Detect(d.Dir, d.Env.Get)
+		if err == nil && ctx.Toplevel != "" {
+			return ctx.Toplevel, nil
+		}
+		dir = d.Dir
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(d.Dir, dir)
+	}
+	c, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", fmt.Errorf("%s does not exist; name an existing directory", dir)
+	}
+	if fi, err := os.Stat(c); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory; name a directory", dir)
+	}
+	return c, nil
+}

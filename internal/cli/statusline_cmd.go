@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/gitctx"
+)
+
+// StatuslineCmd is `claude-account statusline`: Claude Code's statusLine
+// command. Claude runs it often (at most every 300 ms while a conversation
+// changes), so it does no network and runs at most one git process.
+type StatuslineCmd struct {
+	NoGit bool `name:"no-git" help:"Skip the one git process (no dirty/ahead state)."`
+}
+
+// Help is shown under the command's usage.
+func (c *StatuslineCmd) Help() string {
+	return `Reads Claude's status JSON on stdin and prints one line:
+  ACCOUNT · WORKTREE-OR-BRANCH · STATE · MODEL
+where STATE is * for uncommitted changes and ↑N ↓N against the upstream.
+
+Example, in an account's settings.json:
+  "statusLine": {"type": "command", "command": "claude-account statusline"}
+By hand:
+  echo '{"model":{"display_name":"Opus"},"workspace":{"current_dir":"'$PWD'"}}' | claude-account statusline`
+}
+
+// statusInput is the part of Claude's status JSON the line shows.
+type statusInput struct {
+	Cwd   string `json:"cwd"`
+	Model struct {
+		ID          string `json:"id"`
+		DisplayName string `json:"display_name"`
+	} `json:"model"`
+	Workspace struct {
+		CurrentDir  string `json:"current_dir"`
+		ProjectDir  string `json:"project_dir"`
+		GitWorktree string `json:"git_worktree"`
+	} `json:"workspace"`
+}
+
+// Run prints the status line. It never fails for want of input: Claude shows
+// whatever the first line of stdout is, so a partial line beats none.
+func (c *StatuslineCmd) Run(d *Deps) error {
+	var in statusInput
+	if d.Stdin != nil {
+		data, _ := io.ReadAll(io.LimitReader(d.Stdin, 1<<20))
+		_ = json.Unmarshal(data, &in)
+	}
+	fmt.Fprintln(d.Stdout, statusLine(d, in, !c.NoGit))
+	return nil
+}
+
+func statusLine(d *Deps, in statusInput, useGit bool) string {
+	dir := in.Workspace.CurrentDir
+	if dir == "" {
+		dir = in.Cwd
+	}
+	if dir == "" {
+		dir = d.Dir
+	}
+	acct := d.Env.Get("CLAUDE_ACCOUNT")
+	if acct == "" {
+		acct, _ = launcherAccount(d.Prog)
+	}
+	if acct == "" {
+		if b, ok, err := binding.Lookup(d.Env, dir); err == nil && ok {
+			acct = b.Account
+		}
+	}
+	if acct == "" {
+		acct = "?"
+	}
+	parts := []string{acct}
+	if ctx, err := gitctx.Detect(dir, d.Env.Get); err == nil && ctx.GitDir != "" {
+		where := ctx.Worktree
+		head, detached, herr := gitctx.Head(ctx.GitDir)
+		if herr == nil {
+			if detached {
+				head = "@" + head
+			}
+			if where == "" {
+				where = head
+			} else if head != "" && head != where && head != "worktree-"+where {
+				where += " (" + head + ")"
+			}
+		}
+		if where != "" {
+			parts = append(parts, where)
+		}
+		if useGit && ctx.Toplevel != "" {
+			if st := gitState(d, ctx.Toplevel); st != "" {
+				parts = append(parts, st)
+			}
+		}
+	}
+	if m := in.Model.DisplayName; m != "" {
+		parts = append(parts, m)
+	} else if in.Model.ID != "" {
+		parts = append(parts, in.Model.ID)
+	}
+	return oneLine(strings.Join(parts, " · "))
+}
+
+// gitState is one `git status --porcelain=v2 --branch`: "*" when anything is
+// changed or untracked, "↑N ↓N" against the upstream.
+func gitState(d *Deps, toplevel string) string {
+	cmd := exec.Command("git", "--no-optional-locks", "status", "--porcelain=v2", "--branch")
+	cmd.Dir = toplevel
+	cmd.Env = d.Env.List()
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return parseGitState(out)
+}
+
+func parseGitState(out []byte) string {
+	dirty, ahead, behind := false, 0, 0
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if ab, ok := strings.CutPrefix(l, "# branch.ab "); ok {
+			for _, f := range strings.Fields(ab) {
+				n, _ := strconv.Atoi(f[1:])
+				if f[0] == '+' {
+					ahead = n
+				} else if f[0] == '-' {
+					behind = n
+				}
+			}
+		} else if l != "" && l[0] != '#' {
+			dirty = true
+		}
+	}
+	var s []string
+	if dirty {
+		s = append(s, "*")
+	}
+	if ahead > 0 {
+		s = append(s, "↑"+strconv.Itoa(ahead))
+	}
+	if behind > 0 {
+		s = append(s, "↓"+strconv.Itoa(behind))
+	}
+	return strings.Join(s, " ")
+}

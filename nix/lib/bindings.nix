@@ -1,0 +1,93 @@
+# Directory bindings declared per account (`directories = [ "~/work" ]`):
+# the content of $XDG_CONFIG_HOME/claude-account/bindings.declared, which
+# `claude-account` reads beside the `bindings` file that `bind` and `unbind`
+# write, and the problems that assertions report. Builtins only; `calib` is
+# nix/lib (for expandHome and normalizePath):
+#   import ./bindings.nix calib
+calib:
+let
+  inherit (builtins)
+    attrNames
+    concatLists
+    concatStringsSep
+    filter
+    groupBy
+    length
+    sort
+    toJSON
+    ;
+  quote = s: "`${s}`";
+  opt = name: "${calib.optionPath [ name "directories" ]}";
+  enabledNames = accounts: filter (name: accounts.${name}.enable or true) (attrNames accounts);
+
+  # A directory as the launcher will match it: "~/" expanded, normalized; or
+  # null when it is relative.
+  resolve =
+    home: dir:
+    let
+      e = calib.expandHome home dir;
+    in
+    if calib.isAbsolute e then calib.normalizePath e else null;
+
+  pairs =
+    home: accounts:
+    concatLists (
+      map (
+        name:
+        map (dir: {
+          inherit name dir;
+          path = resolve home dir;
+        }) (accounts.${name}.directories or [ ])
+      ) (enabledNames accounts)
+    );
+in
+{
+  # "<dir>" = "<account>" lines, sorted, or "" when nothing is declared.
+  bindingsText =
+    { home, accounts }:
+    let
+      # attrNames sorts and removes duplicates.
+      lines = attrNames (
+        builtins.listToAttrs (
+          map (p: {
+            name = "${toJSON p.path} = ${toJSON p.name}";
+            value = null;
+          }) (filter (p: p.path != null) (pairs home accounts))
+        )
+      );
+    in
+    if lines == [ ] then
+      ""
+    else
+      "# Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.directories).\n"
+      + concatStringsSep "\n" lines
+      + "\n";
+
+  # One message per relative directory and per directory bound to two accounts.
+  bindingProblems =
+    { home, accounts }:
+    let
+      all = pairs home accounts;
+      relative = map (
+        p: "${quote (opt p.name)}: ${quote p.dir} is a relative path; give an absolute path or one that starts with `~/`"
+      ) (filter (p: p.path == null) all);
+      groups = groupBy (p: p.path) (filter (p: p.path != null) all);
+      owners = path: sort (a: b: a < b) (map (p: p.name) groups.${path});
+      unique = list: attrNames (builtins.listToAttrs (map (n: { name = n; value = null; }) list));
+      twice = concatLists (
+        map (
+          path:
+          let
+            names = unique (owners path);
+          in
+          if length names < 2 then
+            [ ]
+          else
+            [
+              "${concatStringsSep " and " (map (n: quote (opt n)) names)} ${if length names == 2 then "both" else "all"} bind ${quote path}; a directory can use only one account, so keep it in one account's `directories`"
+            ]
+        ) (attrNames groups)
+      );
+    in
+    relative ++ twice;
+}
