@@ -29,6 +29,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/lock"
 )
 
 // File names under Dir.
@@ -297,6 +298,11 @@ func Bind(e env.Env, dir, acct string) (string, error) {
 	if err := validName(acct); err != nil {
 		return "", err
 	}
+	release, err := lock.Wait(lock.Dir(e), "bindings.state")
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	decl, own, err := readSplit(e)
 	if err != nil {
 		return "", err
@@ -325,6 +331,12 @@ func Bind(e env.Env, dir, acct string) (string, error) {
 // Unbind removes dir's own binding and returns the account it had; ok is
 // false when dir had none in the bindings file.
 func Unbind(e env.Env, dir string) (string, bool, error) {
+	// Two binds at once must not lose one: read-modify-write in turns.
+	release, err := lock.Wait(lock.Dir(e), "bindings.state")
+	if err != nil {
+		return "", false, err
+	}
+	defer release()
 	decl, own, err := readSplit(e)
 	if err != nil {
 		return "", false, err

@@ -2,9 +2,11 @@ package binding
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/claude-account/claude-account/internal/env"
@@ -166,5 +168,30 @@ func BenchmarkLookup(b *testing.B) {
 		if _, ok, err := Lookup(e, dir); !ok || err != nil {
 			b.Fatal(ok, err)
 		}
+	}
+}
+
+// TestBindConcurrent: twenty binds at once, each of its own directory, all
+// land in the file.
+func TestBindConcurrent(t *testing.T) {
+	root := t.TempDir()
+	e := env.Env{"HOME": root, "XDG_CONFIG_HOME": filepath.Join(root, "config"), "XDG_RUNTIME_DIR": filepath.Join(root, "run")}
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if _, err := Bind(e, filepath.Join(root, fmt.Sprintf("d%d", i)), "max"); err != nil {
+				t.Error(err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	bs, err := Read(Path(e))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 20 {
+		t.Fatalf("%d of 20 bindings kept: concurrent binds lost each other's", len(bs))
 	}
 }
