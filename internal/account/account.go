@@ -45,6 +45,9 @@ type Config struct {
 	CoalesceKeys   []string `toml:"coalesce_keys"`
 	SingleInstance *bool    `toml:"single_instance"`
 	ProjectMCP     string   `toml:"project_mcp"`
+	// StatusLine makes `claude-account statusline` the account's statusLine,
+	// unless its settings have one.
+	StatusLine bool `toml:"statusline,omitempty"`
 	Worktree       Worktree `toml:"worktree"`
 }
 
@@ -168,7 +171,7 @@ func Parse(data []byte, path string) (Config, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return c, fmt.Errorf("%s: unknown key %s; known keys are name, claude, declared, settings_mode, coalesce_keys, single_instance, project_mcp and [worktree] dir, symlink_dirs, sparse_paths, use_hooks", path, strings.Join(keys, ", "))
+		return c, fmt.Errorf("%s: unknown key %s; known keys are name, claude, declared, settings_mode, coalesce_keys, single_instance, project_mcp, statusline and [worktree] dir, symlink_dirs, sparse_paths, use_hooks", path, strings.Join(keys, ", "))
 	}
 	if c.Name != "" {
 		if err := ValidateName(c.Name); err != nil {
@@ -247,6 +250,7 @@ var typeMismatch = sync.OnceValue(func() *regexp.Regexp {
 var keyTypes = map[string]string{
 	"name": "a string", "claude": "a string", "declared": "a string", "settings_mode": "a string",
 	"project_mcp": "a string", "coalesce_keys": "a list of strings", "single_instance": "true or false",
+	"statusline": "true or false",
 	"worktree": "a table ([worktree])", "worktree.dir": "a string", "worktree.symlink_dirs": "a list of strings",
 	"worktree.sparse_paths": "a list of strings", "worktree.use_hooks": "true or false",
 }

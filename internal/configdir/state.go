@@ -225,6 +225,24 @@ func (p *Plan) planSettings(s *stateInput) error {
 			return fileError(source, err, "fix the account's hooks")
 		}
 	}
+	if a.Config.StatusLine && s.in.Exe != "" {
+		// account.toml's statusline = true: the status line, unless the
+		// declaration (or, for a hand-made account, its own settings) has one.
+		has := want
+		if handMade {
+			has = cur
+		}
+		if _, ok, _ := coalesce.Lookup(has, "statusLine"); !ok {
+			line, _ := json.Marshal(map[string]string{"type": "command", "command": shellQuote(s.in.Exe) + " statusline"})
+			base := want
+			if len(bytes.TrimSpace(base)) == 0 {
+				base = []byte("{}")
+			}
+			if want, _, err = coalesce.Splice(base, []coalesce.Key{{Name: "statusLine", Raw: line}}); err != nil {
+				return fileError(source, err, "fix the account's settings")
+			}
+		}
+	}
 	if handMade && want == nil && migrated == nil {
 		return nil
 	}
@@ -603,6 +621,9 @@ func isSymlink(path string) bool {
 	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
+// shellQuote quotes s for sh, for commands Claude runs through a shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
 // withWorktreeHooks adds Claude Code's WorktreeCreate and WorktreeRemove
 // hooks, pointing at this launcher, to the declared settings — unless the
 // account declares those events itself.
@@ -613,7 +634,7 @@ func withWorktreeHooks(settings []byte, exe string, a *account.Account) ([]byte,
 			return nil, fmt.Errorf("\"hooks\" is not an object: %v", err)
 		}
 	}
-	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	quote := shellQuote
 	// The hook runs inside Claude, where CLAUDE_ACCOUNT_DIR is not set: name
 	// the account dir when it is not the default one.
 	args := " --account " + a.Name
