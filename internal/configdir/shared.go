@@ -220,6 +220,12 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 			}
 		}
 		rf.r.Servers = seen
+		// An API key answered for in this session holds for the account.
+		if p.IsRuntime {
+			if r, ok, err := coalesce.Lookup(cur, "customApiKeyResponses"); err == nil && ok {
+				next.APIKeyResponses = shared.MergeKeyResponses(next.APIKeyResponses, r)
+			}
+		}
 		if p.IsRuntime && root != "" && !next.IsTrusted(root) {
 			// Claude keys trust by the main worktree's root, for every
 			// worktree of the repository.

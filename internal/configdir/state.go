@@ -459,14 +459,21 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 				keys = append(keys, coalesce.Key{Name: k, Raw: raw})
 			}
 		}
+		if cur == nil && acct == nil && next != nil && len(next.APIKeyResponses) > 0 {
+			keys = append(keys, coalesce.Key{Name: "customApiKeyResponses", Raw: next.APIKeyResponses})
+		}
 		if cur != nil || acct == nil {
 			return nil
 		}
-		// A new runtime starts from the account's login and onboarding.
+		// A new runtime starts from the account's login and onboarding,
+		// and the API-key answers given in any of its config dirs.
 		for _, k := range IdentityKeys {
 			raw, ok, err := coalesce.Lookup(acct, k)
 			if err != nil {
 				return fileError(accountState, err, acctFix)
+			}
+			if k == "customApiKeyResponses" && next != nil && len(next.APIKeyResponses) > 0 {
+				raw, ok = shared.MergeKeyResponses(raw, next.APIKeyResponses), true
 			}
 			if ok {
 				keys = append(keys, coalesce.Key{Name: k, Raw: raw})

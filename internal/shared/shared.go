@@ -44,6 +44,10 @@ type Ledger struct {
 	// Trusted are the repositories (their main worktree's root, as Claude
 	// keys them) whose "trust this folder" dialog was accepted.
 	Trusted []string `json:"trustedRepositories"`
+	// APIKeyResponses is Claude's customApiKeyResponses ({approved,
+	// rejected}: the last 20 characters of keys the user answered for), the
+	// union of every config dir's: part of the account's login.
+	APIKeyResponses json.RawMessage `json:"customApiKeyResponses,omitempty"`
 }
 
 // Path is the ledger of the account in accountDir.
@@ -84,6 +88,9 @@ func Read(path string) (*Ledger, error) {
 		}
 		return true
 	})
+	if r := doc.Get("customApiKeyResponses"); r.IsObject() {
+		l.APIKeyResponses = json.RawMessage(r.Raw)
+	}
 	return l, nil
 }
 
@@ -153,7 +160,8 @@ func Reconcile(in Input) Result {
 	if l == nil {
 		l = &Ledger{}
 	}
-	next := &Ledger{Declared: in.Declared.Names(), Added: make(map[string]json.RawMessage, len(l.Added)), Trusted: slices.Clone(l.Trusted)}
+	next := &Ledger{Declared: in.Declared.Names(), Added: make(map[string]json.RawMessage, len(l.Added)), Trusted: slices.Clone(l.Trusted),
+		APIKeyResponses: l.APIKeyResponses}
 	for k, v := range l.Added {
 		next.Added[k] = v
 	}
@@ -245,6 +253,10 @@ func Same(a, b *Ledger) bool {
 	if !slices.Equal(a.Declared, b.Declared) || !slices.Equal(a.Trusted, b.Trusted) || len(a.Added) != len(b.Added) {
 		return false
 	}
+	if (len(a.APIKeyResponses) == 0) != (len(b.APIKeyResponses) == 0) ||
+		len(a.APIKeyResponses) > 0 && !coalesce.Equal(a.APIKeyResponses, b.APIKeyResponses) {
+		return false
+	}
 	for name, v := range a.Added {
 		if w, ok := b.Added[name]; !ok || !coalesce.Equal(v, w) {
 			return false
@@ -276,4 +288,33 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// MergeKeyResponses is the union of two customApiKeyResponses values
+// ({"approved": [...], "rejected": [...]}): an answer given in any config dir
+// holds in all of them. Either may be empty; a value of another shape is
+// taken as it is from b, else a.
+func MergeKeyResponses(a, b json.RawMessage) json.RawMessage {
+	if len(a) == 0 {
+		return b
+	}
+	if len(b) == 0 {
+		return a
+	}
+	var x, y map[string][]string
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return b
+	}
+	for k, vs := range y {
+		for _, v := range vs {
+			if !slices.Contains(x[k], v) {
+				x[k] = append(x[k], v)
+			}
+		}
+	}
+	out, err := json.Marshal(x)
+	if err != nil {
+		return b
+	}
+	return out
 }
