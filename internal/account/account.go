@@ -47,8 +47,8 @@ type Config struct {
 	ProjectMCP     string   `toml:"project_mcp"`
 	// StatusLine makes `claude-account statusline` the account's statusLine,
 	// unless its settings have one.
-	StatusLine bool `toml:"statusline,omitempty"`
-	Worktree       Worktree `toml:"worktree"`
+	StatusLine bool     `toml:"statusline,omitempty"`
+	Worktree   Worktree `toml:"worktree"`
 }
 
 // Worktree holds the settings of `claude-account worktree`.
@@ -251,7 +251,7 @@ var keyTypes = map[string]string{
 	"name": "a string", "claude": "a string", "declared": "a string", "settings_mode": "a string",
 	"project_mcp": "a string", "coalesce_keys": "a list of strings", "single_instance": "true or false",
 	"statusline": "true or false",
-	"worktree": "a table ([worktree])", "worktree.dir": "a string", "worktree.symlink_dirs": "a list of strings",
+	"worktree":   "a table ([worktree])", "worktree.dir": "a string", "worktree.symlink_dirs": "a list of strings",
 	"worktree.sparse_paths": "a list of strings", "worktree.use_hooks": "true or false",
 }
 
