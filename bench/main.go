@@ -37,7 +37,14 @@ func main() {
 	bin := flag.String("bin", "", "claude-account binary (default: build one)")
 	sizeList := flag.String("sizes", "1,20,100", "state sizes in MB, comma-separated")
 	skipWT := flag.Bool("no-worktrees", false, "skip the worktree benchmarks")
+	fixtureOnly := flag.String("make-fixture", "", "internal: make one fixture in DIR (size from -sizes) and exit")
 	flag.Parse()
+	if *fixtureOnly != "" {
+		mb, err := strconv.ParseFloat(*sizeList, 64)
+		check(err)
+		check(makeFixture(*fixtureOnly, mb))
+		return
+	}
 	if *quick {
 		*n = 3
 	}
@@ -142,9 +149,12 @@ type fixture struct {
 
 func newFixture(work, name, size, bin, ref string) *fixture {
 	dir := filepath.Join(work, name)
-	mb, err := strconv.ParseFloat(size, 64)
+	// In a child process: a 100 MB state built here would raise this
+	// process's peak memory, which every child forked later inherits as its
+	// own peak (ru_maxrss counts the memory a child had before exec).
+	self, err := os.Executable()
 	check(err)
-	check(makeFixture(dir, mb))
+	run(self, "-make-fixture", dir, "-sizes", size)
 	fx := &fixture{dir: dir, repo: filepath.Join(dir, "repo"), home: filepath.Join(dir, "home"),
 		state: filepath.Join(dir, "state.json"), fake: filepath.Join(dir, "fake-claude"), bin: bin, ref: ref,
 		account: filepath.Join(dir, "account")}

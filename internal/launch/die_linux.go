@@ -18,6 +18,9 @@ type sigaction struct {
 // signal that ends a process, the process ends here, with no Go output.
 func dieBy(sig syscall.Signal) {
 	runtime.LockOSThread()
+	// No core file of our own: the launcher's would land in the working
+	// directory, where Claude's own core (the one worth reading) may be.
+	_ = syscall.Setrlimit(syscall.RLIMIT_CORE, &syscall.Rlimit{})
 	var dfl sigaction
 	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&dfl)), 0, unsafe.Sizeof(dfl.mask), 0, 0)
 	set := uint64(1) << (uint(sig) - 1)
