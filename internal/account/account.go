@@ -78,6 +78,10 @@ func (a *Account) DeclaredDir() string {
 	return filepath.Join(a.Dir, a.Config.Declared)
 }
 
+// WorktreeDir is [worktree] dir with "~/" read as the home directory; ""
+// means the default, and a relative dir is relative to the repository root.
+func (a *Account) WorktreeDir(e env.Env) string { return e.ExpandHome(a.Config.Worktree.Dir) }
+
 // SingleInstance reports whether only one Claude may run per workspace.
 func (a *Account) SingleInstance() bool {
 	return a.Config.SingleInstance == nil || *a.Config.SingleInstance

@@ -223,17 +223,9 @@ func ReadAll(e env.Env) ([]Binding, error) {
 	return append(decl, own...), nil
 }
 
-// Expand turns a written directory into an absolute, clean one: "~/" is the
-// home directory.
-func Expand(e env.Env, d string) string {
-	if d == "~" {
-		return filepath.Clean(e.Home())
-	}
-	if rest, ok := strings.CutPrefix(d, "~/"); ok {
-		return filepath.Join(e.Home(), rest)
-	}
-	return filepath.Clean(d)
-}
+// Expand turns a written directory into a clean one with "~/" as the home
+// directory (env.ExpandHome).
+func Expand(e env.Env, d string) string { return filepath.Clean(e.ExpandHome(d)) }
 
 // Canonical resolves symlinks in an absolute path; a path that does not
 // exist (yet) is kept clean as it is.

@@ -42,6 +42,17 @@ func (c *RunCmd) Run(d *Deps) error {
 	if c.Ephemeral && c.Worktree == "" {
 		return UsageError{errors.New("--ephemeral goes with --worktree NAME")}
 	}
+	if c.Worktree != "" && c.Account == "" {
+		// The account is the one of the directory run was called in: a
+		// worktree may live outside the bound directory ([worktree] dir).
+		name, ok, err := c.accountName(d)
+		if err != nil {
+			return err
+		}
+		if ok {
+			c.Account = name
+		}
+	}
 	if c.Worktree != "" && c.DryRun {
 		// A dry run changes nothing: no worktree, no branch.
 		done, err := c.dryRunWorktree(d)
@@ -229,7 +240,7 @@ func harvest(d *Deps, ws *workspace, since configdir.StateStamp) {
 // afterExit removes an ephemeral worktree Claude left without work
 // (worktree.AfterExit).
 func afterExit(d *Deps, ws *workspace) {
-	note := worktree.AfterExit(ws.context, ws.account.Config.Worktree.Dir, d.Env.List(),
+	note := worktree.AfterExit(ws.context, ws.account.WorktreeDir(d.Env), d.Env.List(),
 		worktree.RemoveOptions{Running: runningIn(d), Now: d.Now()}, d.Env.TildePath)
 	if note != "" {
 		d.notef("%s", note)

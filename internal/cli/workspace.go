@@ -18,25 +18,36 @@ type workspace struct {
 	layout  configdir.Layout
 }
 
-// load resolves the account (--account, else $CLAUDE_ACCOUNT, else the
-// program name, else the directory's binding) and detects the git context of the working directory.
-func (f AccountFlags) load(d *Deps) (*workspace, error) {
-	name := f.Account
+// accountName names the account a command is for: --account, else
+// $CLAUDE_ACCOUNT, else the program name (claudemax), else the binding of the
+// working directory. ok is false when none of them names one.
+func (f AccountFlags) accountName(d *Deps) (name string, ok bool, err error) {
+	name = f.Account
 	if name == "" {
 		name = d.Env.Get("CLAUDE_ACCOUNT")
 	}
 	if name == "" {
 		name, _ = launcherAccount(d.Prog)
 	}
-	if name == "" {
-		b, ok, err := binding.Lookup(d.Env, d.Dir)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, UsageError{errors.New("no account given: pass --account NAME, set CLAUDE_ACCOUNT, run as claudeNAME, or bind this directory with 'claude-account bind NAME'")}
-		}
-		name = b.Account
+	if name != "" {
+		return name, true, nil
+	}
+	b, ok, err := binding.Lookup(d.Env, d.Dir)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	return b.Account, true, nil
+}
+
+// load resolves the account (accountName) and detects the git context of the
+// working directory.
+func (f AccountFlags) load(d *Deps) (*workspace, error) {
+	name, ok, err := f.accountName(d)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, UsageError{errors.New("no account given: pass --account NAME, set CLAUDE_ACCOUNT, run as claudeNAME, or bind this directory with 'claude-account bind NAME'")}
 	}
 	if err := account.ValidateName(name); err != nil {
 		return nil, UsageError{err}

@@ -37,10 +37,13 @@ Examples:
 }
 
 // repoFor opens the repository of the working directory, with the
-// account's worktree settings when an account is named.
+// account's worktree settings when an account is named or bound, so that
+// `worktree new x` and `run --worktree x` agree on where x lives.
 func repoFor(d *Deps, f AccountFlags) (*worktree.Repo, *account.Account, gitctx.Context, error) {
 	var a *account.Account
-	if f.Account != "" || d.Env.Get("CLAUDE_ACCOUNT") != "" {
+	if _, named, err := f.accountName(d); err != nil {
+		return nil, nil, gitctx.Context{}, err
+	} else if named {
 		ws, err := f.load(d)
 		if err != nil {
 			return nil, nil, gitctx.Context{}, err
@@ -53,7 +56,7 @@ func repoFor(d *Deps, f AccountFlags) (*worktree.Repo, *account.Account, gitctx.
 	}
 	dir := ""
 	if a != nil {
-		dir = a.Config.Worktree.Dir
+		dir = a.WorktreeDir(d.Env)
 	}
 	r, err := worktree.Open(ctx, dir, d.Env.List())
 	return r, a, ctx, err

@@ -61,6 +61,18 @@ func (e Env) Home() string {
 	return h
 }
 
+// ExpandHome reads a leading "~" or "~/" as the home directory, as a shell
+// would, in paths users write into config files; "~user" is left alone.
+func (e Env) ExpandHome(p string) string {
+	if p == "~" {
+		return e.Home()
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Join(e.Home(), rest)
+	}
+	return p
+}
+
 // xdg returns the absolute value of an XDG variable or HOME/fallback: the
 // XDG spec says relative values are invalid and must be ignored.
 func (e Env) xdg(name, fallback string) string {

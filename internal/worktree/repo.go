@@ -27,6 +27,11 @@ type Repo struct {
 	Git    Git    // runs in Root (or Common when bare)
 }
 
+// RepoPlaceholder in [worktree] dir is the repository's name, so that one
+// dir outside every repository (~/worktrees/{repo}) keeps their worktrees
+// apart.
+const RepoPlaceholder = "{repo}"
+
 // Open finds the repository of a context. dir is account.toml's
 // [worktree] dir ("" for the default); relative to Root.
 func Open(ctx gitctx.Context, dir string, env []string) (*Repo, error) {
@@ -46,12 +51,17 @@ func Open(ctx gitctx.Context, dir string, env []string) (*Repo, error) {
 		}
 		r.Git = Git{Dir: r.Root, Env: env}
 	}
+	name := filepath.Base(r.Root)
+	if r.Bare {
+		name = strings.TrimSuffix(filepath.Base(ctx.CommonDir), ".git") // owner__repo.git
+	}
 	if dir == "" {
 		dir = DefaultDir
 		if r.Bare {
-			dir = strings.TrimSuffix(filepath.Base(ctx.CommonDir), ".git") + ".worktrees"
+			dir = RepoPlaceholder + ".worktrees"
 		}
 	}
+	dir = strings.ReplaceAll(dir, RepoPlaceholder, name)
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(r.Root, dir)
 	}

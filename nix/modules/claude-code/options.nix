@@ -412,8 +412,10 @@ let
           type = types.str;
           default = ".claude/worktrees";
           description = ''
-            Where {command}`claude-account worktree new` creates worktrees,
-            relative to the repository's top level.
+            Where {command}`claude-account worktree new` creates worktrees:
+            relative to the repository's top level, or absolute; `~/` is the
+            home directory and `{repo}` the repository's name, e.g.
+            `"~/worktrees/{repo}"`.
           '';
         };
 
