@@ -183,6 +183,7 @@ func MakePlan(in Input) (*Plan, error) {
 	if !fresh {
 		p.retireCredentials(dir, in.Account.Dir)
 		p.migrateMemory(in)
+		p.migratePlugins(in)
 	}
 
 	if err := p.planState(in, fresh); err != nil {

@@ -85,10 +85,10 @@ func SharedState(a *account.Account, l Layout, e env.Env) []Shared {
 }
 
 // Earlier lists what a runtime made by an earlier version of the launcher
-// still keeps for itself (the next launch, or doctor --fix, moves it to the
-// account): a login, a settings.json of its own, memory files. Plugins it
-// installed there stay where they are: their records name that directory.
-func Earlier(dir string) (found []string, plugins string) {
+// still keeps for itself, which the next launch, or doctor --fix, moves to the
+// account: a login, a settings.json of its own, memory files, plugins. Plugins
+// that cannot move (pluginsMove) are returned apart, with the reason.
+func Earlier(dir, accountDir string) (found []string, plugins, why string) {
 	if fi, err := os.Lstat(filepath.Join(dir, Credentials)); err == nil {
 		found = append(found, fmt.Sprintf("%s (a %s; Claude reads the account's login now)", filepath.Join(dir, Credentials), kindName(fi)))
 	}
@@ -98,10 +98,15 @@ func Earlier(dir string) (found []string, plugins string) {
 	if mem, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "memory", "*")); len(mem) > 0 {
 		found = append(found, fmt.Sprintf("%d memory file(s) under %s (memory is the repository's now, in the account dir)", len(mem), filepath.Join(dir, "projects")))
 	}
-	if fi, err := os.Lstat(filepath.Join(dir, "plugins")); err == nil && fi.IsDir() {
-		plugins = filepath.Join(dir, "plugins")
+	from, _, _, cannot := pluginsMove(dir, accountDir)
+	switch cannot {
+	case "none":
+	case "":
+		found = append(found, from+" (plugins installed in this worktree; the account's plugins are shared now)")
+	default:
+		plugins, why = from, cannot
 	}
-	return found, plugins
+	return found, plugins, why
 }
 
 func kindName(fi os.FileInfo) string {

@@ -213,7 +213,7 @@ func replaced(in Input) []Finding {
 // earlier finds a runtime made by an earlier version, which kept for itself
 // what the account shares now.
 func earlier(in Input) []Finding {
-	found, plugins := configdir.Earlier(in.Layout.ConfigDir)
+	found, plugins, why := configdir.Earlier(in.Layout.ConfigDir, in.Account.Dir)
 	var out []Finding
 	for _, what := range found {
 		out = append(out, Finding{ID: "earlier-runtime", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in),
@@ -221,7 +221,7 @@ func earlier(in Input) []Finding {
 	}
 	if plugins != "" {
 		out = append(out, Finding{ID: "earlier-plugins", Path: plugins,
-			Message: fmt.Sprintf("%s holds plugins installed in this worktree by an earlier version; Claude now keeps the account's plugins in %s: install them again there ('claude plugin install'), then remove %s", plugins, filepath.Join(in.Account.Dir, "plugins"), plugins)})
+			Message: fmt.Sprintf("%s holds plugins installed in this worktree by an earlier version, and cannot move: %s; Claude now keeps the account's plugins in %s: install them again there ('claude plugin install'), then remove %s", plugins, why, filepath.Join(in.Account.Dir, "plugins"), plugins)})
 	}
 	return out
 }

@@ -1,0 +1,134 @@
+package configdir
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// Plugins an earlier version let Claude install into one runtime (before the
+// account's plugins dir was shared through CLAUDE_CODE_PLUGIN_CACHE_DIR) are
+// moved to the account when the account has none yet: one rename of the whole
+// directory, then Claude's records, which name the directory by its absolute
+// path, are rewritten to the new place. Anything else (the account already has
+// plugins, another file system, records that do not parse) is left for the
+// user, and doctor says why.
+
+// pluginsMove says whether a runtime's plugins dir can move to the account:
+// records are the rewritten records by path (relative to the plugins dir),
+// why is the reason it cannot ("" when it can).
+func pluginsMove(runtimeDir, accountDir string) (from, to string, records map[string][]byte, why string) {
+	from = filepath.Join(runtimeDir, "plugins")
+	to = filepath.Join(accountDir, "plugins")
+	fi, err := os.Lstat(from)
+	if err != nil || !fi.IsDir() {
+		return from, to, nil, "none" // nothing to move (a link or nothing)
+	}
+	if des, err := os.ReadDir(to); err == nil && len(des) > 0 {
+		return from, to, nil, "the account has plugins of its own; installing these again there merges them"
+	} else if err != nil && !os.IsNotExist(err) {
+		return from, to, nil, err.Error()
+	}
+	if !sameDevice(from, accountDir) {
+		return from, to, nil, "it is on another file system than the account"
+	}
+	records = map[string][]byte{}
+	jsons, _ := filepath.Glob(filepath.Join(from, "*.json"))
+	for _, path := range jsons {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return from, to, nil, err.Error()
+		}
+		out, err := rebase(data, from, to)
+		if err != nil {
+			return from, to, nil, fmt.Sprintf("%s does not parse (%v)", path, err)
+		}
+		if !bytes.Equal(out, data) {
+			records[filepath.Base(path)] = out
+		}
+	}
+	return from, to, records, ""
+}
+
+// migratePlugins plans the move (pluginsMove).
+func (p *Plan) migratePlugins(in Input) {
+	from, to, records, why := pluginsMove(p.ConfigDir, in.Account.Dir)
+	if why != "" {
+		return
+	}
+	if exists(to) {
+		p.Steps = append(p.Steps, Step{Op: Unlink, Path: to, Why: "an empty plugins dir, replaced by the one below"})
+	}
+	p.Steps = append(p.Steps, Step{Op: Move, Path: from, Target: to, Why: "plugins are the account's"})
+	for _, name := range slices.Sorted(maps.Keys(records)) {
+		path := filepath.Join(to, name)
+		mode := os.FileMode(0o600)
+		if fi, err := os.Stat(filepath.Join(from, name)); err == nil {
+			mode = fi.Mode().Perm()
+		}
+		p.Steps = append(p.Steps, Step{Op: Write, Path: path, Data: records[name], Mode: mode, Why: "Claude's plugin records, pointed at the new place"})
+	}
+	p.Notes = append(p.Notes, fmt.Sprintf("moved the plugins an earlier version installed in this worktree from %s to %s, where every worktree of the account finds them", from, to))
+}
+
+// rebase rewrites every JSON string that is the path from, or under it, to
+// the same path under to. Claude's records are plain JSON it rewrites itself,
+// so they are re-encoded as it writes them (two-space indent).
+func rebase(data []byte, from, to string) ([]byte, error) {
+	if !bytes.Contains(data, []byte(from)) {
+		return data, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one JSON value")
+	}
+	v = rebaseValue(v, from, to)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+func rebaseValue(v any, from, to string) any {
+	switch x := v.(type) {
+	case string:
+		if x == from {
+			return to
+		}
+		if rest, ok := strings.CutPrefix(x, from+string(filepath.Separator)); ok {
+			return filepath.Join(to, rest)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = rebaseValue(e, from, to)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = rebaseValue(e, from, to)
+		}
+	}
+	return v
+}
+
+func sameDevice(a, b string) bool {
+	var sa, sb syscall.Stat_t
+	if syscall.Stat(a, &sa) != nil || syscall.Stat(b, &sb) != nil {
+		return false
+	}
+	return sa.Dev == sb.Dev
+}
