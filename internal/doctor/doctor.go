@@ -27,6 +27,9 @@ type Finding struct {
 	Fixable bool   `json:"fixable"`
 	Fixed   string `json:"fixed,omitempty"` // what --fix did
 	fix     func() (string, error)
+	// rebuilds: fix is the launcher's whole plan, which repairs every such
+	// finding at once, so it runs once however many findings name it.
+	rebuilds bool
 }
 
 // Input is what doctor examines.
@@ -83,16 +86,27 @@ func Check(in Input) []Finding {
 
 // Fix applies every fixable finding and records what it did.
 func Fix(found []Finding) []Finding {
+	rebuild := "" // set by the first rebuild: what the findings it also fixed report
 	for i := range found {
-		if !found[i].Fixable || found[i].fix == nil {
+		f := &found[i]
+		if !f.Fixable || f.fix == nil {
 			continue
 		}
-		did, err := found[i].fix()
+		if f.rebuilds && rebuild != "" {
+			f.Fixed = rebuild
+			continue
+		}
+		did, err := f.fix()
 		if err != nil {
-			found[i].Fixed = "fix failed: " + err.Error()
-			continue
+			did = "fix failed: " + err.Error()
 		}
-		found[i].Fixed = did
+		f.Fixed = did
+		if f.rebuilds {
+			rebuild = "by the same rebuild"
+			if err != nil {
+				rebuild = did
+			}
+		}
 	}
 	return found
 }
@@ -132,10 +146,10 @@ func brokenLink(in Input, st configdir.LinkState) Finding {
 	switch {
 	case len(st.Chain) > 0 && st.Chain[0] != accountEntry && in.Layout.IsRuntime:
 		f.Message = fmt.Sprintf("%s points to %s, not to the account's %s; 'claude-account doctor --fix' relinks it", st.Path, st.Chain[0], accountEntry)
-		f.Fixable, f.fix = true, repairPlan(in)
+		f.Fixable, f.fix, f.rebuilds = true, repairPlan(in), true
 	case st.Broken == accountEntry && in.Layout.IsRuntime:
 		f.Message = fmt.Sprintf("%s is broken: the account has no %s; 'claude-account doctor --fix' removes the link", st.Path, st.Name)
-		f.Fixable, f.fix = true, repairPlan(in)
+		f.Fixable, f.fix, f.rebuilds = true, repairPlan(in), true
 	default:
 		f.Message = fmt.Sprintf("%s is broken at %s (a store path removed by garbage collection?); run 'home-manager switch' or restore it", st.Path, st.Broken)
 	}
@@ -216,7 +230,7 @@ func earlier(in Input) []Finding {
 	found, plugins, why := configdir.Earlier(in.Layout.ConfigDir, in.Account.Dir)
 	var out []Finding
 	for _, what := range found {
-		out = append(out, Finding{ID: "earlier-runtime", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in),
+		out = append(out, Finding{ID: "earlier-runtime", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in), rebuilds: true,
 			Message: fmt.Sprintf("%s was made by an earlier version and keeps %s; 'claude-account doctor --fix' (or the next launch) moves it to the account", in.Layout.ConfigDir, what)})
 	}
 	if plugins != "" {
@@ -231,7 +245,7 @@ func moved(in Input) []Finding {
 	if err != nil || ws == nil || ws.Toplevel == in.Context.Toplevel {
 		return nil
 	}
-	return []Finding{{ID: "workspace-moved", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in),
+	return []Finding{{ID: "workspace-moved", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in), rebuilds: true,
 		Message: fmt.Sprintf("%s was made for %s, not %s (a copied or moved repository); 'claude-account doctor --fix' (or the next launch) keeps it aside and starts fresh", in.Layout.ConfigDir, ws.Toplevel, in.Context.Toplevel)}}
 }
 
