@@ -211,7 +211,7 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 		if err != nil {
 			return err
 		}
-		res := shared.Reconcile(shared.Input{Ledger: ledger, Declared: declared, Overlay: p.overlay(in),
+		res := shared.Reconcile(shared.Input{Ledger: ledger, Rebuilt: ledger == nil, Declared: declared, Overlay: p.overlay(in),
 			Current: current, Seen: rf.r.Servers, File: state})
 		next = res.Ledger
 		// Claude's own servers are now in the ledger; what it did to the

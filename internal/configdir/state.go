@@ -431,7 +431,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		if cur == nil {
 			seen = shared.Seen{}
 		}
-		res := shared.Reconcile(shared.Input{Ledger: ledger, Declared: declared, Overlay: p.overlay(in),
+		res := shared.Reconcile(shared.Input{Ledger: ledger, Rebuilt: onDisk == nil, Declared: declared, Overlay: p.overlay(in),
 			Current: current, Seen: seen, File: state})
 		p.Notes = append(p.Notes, res.Notes...)
 		next = res.Ledger

@@ -124,6 +124,7 @@ type Seen map[string]json.RawMessage
 // Input is one reconciliation of a config dir with the account.
 type Input struct {
 	Ledger   *Ledger     // the account's; nil: none yet (Bootstrap makes one)
+	Rebuilt  bool        // Ledger was just made by Bootstrap: a server missing from it was never recorded, not removed
 	Declared mcp.Servers // the account's declared servers, enforced
 	Overlay  mcp.Servers // the trusted project overlay's servers, this workspace only
 	Current  mcp.Servers // the config dir's .claude.json mcpServers now
@@ -190,6 +191,11 @@ func Reconcile(in Input) Result {
 		}
 		if before, ok := seen[s.Name]; !ok || !coalesce.Equal(before, s.Raw) {
 			next.Added[s.Name] = s.Raw // Claude added or changed it here
+		} else if _, known := next.Added[s.Name]; !known && in.Rebuilt {
+			// The ledger that recorded it is gone (removed after a parse
+			// error, as the error advises): keep the server rather than
+			// read its absence as a removal in another config dir.
+			next.Added[s.Name] = s.Raw
 		}
 	}
 	for name, before := range seen {

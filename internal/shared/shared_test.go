@@ -90,6 +90,12 @@ func TestReconcile(t *testing.T) {
 		declared:  `[]`,
 		noteParts: []string{`removed MCP server "u" from F: it was removed in another config dir`},
 	}, {
+		name:     "the ledger was rebuilt: a server it never recorded is kept, not read as removed",
+		in:       Input{Ledger: &Ledger{}, Rebuilt: true, Current: servers("u", b1), Seen: SeenOf(servers("u", b1)), File: "F"},
+		want:     `{"u":{"command":"b"}}`,
+		added:    `{"u":{"command":"b"}}`,
+		declared: `[]`,
+	}, {
 		name:     "removed here but changed elsewhere since: the change stays",
 		in:       Input{Ledger: &Ledger{Added: map[string]json.RawMessage{"u": json.RawMessage(a2)}}, Current: servers(), Seen: SeenOf(servers("u", b1))},
 		want:     `{"u":{"command":"a2"}}`,
