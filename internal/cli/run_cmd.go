@@ -28,8 +28,14 @@ type RunCmd struct {
 // Help is shown under the command's usage.
 func (c *RunCmd) Help() string {
 	return `In a git worktree, Claude runs with CLAUDE_CONFIG_DIR=$GIT_DIR/claude-runtime/<account>,
-whose commands/, agents/, skills/, CLAUDE.md and .credentials.json link to the account dir.
+that worktree's own sessions and .claude.json. Its settings.json, commands/,
+agents/, skills/ and CLAUDE.md link to the account dir. The login and plugins
+are the account's, and memory the repository's, kept in the account dir, through
+CLAUDE_SECURESTORAGE_CONFIG_DIR, CLAUDE_CODE_PLUGIN_CACHE_DIR and
+CLAUDE_CODE_REMOTE_MEMORY_DIR (unless you set them).
 Outside git and in bare repositories it runs with the account dir itself.
+With no --account, CLAUDE_ACCOUNT or claude<name> program name, the directory's
+binding names the account (see 'bind').
 
 Examples:
   claude-account run --account max
