@@ -66,15 +66,47 @@ type SyntaxError struct {
 	Path      string
 	Line, Col int
 	Msg       string
+	Fix       string // "": fix or delete that line
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %s; fix or delete that line (the file is left as it is)", e.Path, e.Line, e.Col, e.Msg)
+	fix := e.Fix
+	if fix == "" {
+		fix = "fix or delete that line (the file is left as it is)"
+	}
+	return fmt.Sprintf("%s:%d:%d: %s; %s", e.Path, e.Line, e.Col, e.Msg, fix)
+}
+
+// fromNix makes a syntax error in a file the Nix module writes name its fix:
+// the file is a read-only link into the store.
+func fromNix(err error) error {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		se.Fix = "the file is written by home-manager: run 'home-manager switch'"
+	}
+	return err
 }
 
 // Parse reads a bindings file's content; path only names it in errors.
 func Parse(data []byte, path string) ([]Binding, error) {
 	var out []Binding
+	err := parsePairs(data, path, "the directory", "the account", func(line, _ int, dir string, col int, acct string) error {
+		if err := validDir(dir); err != nil {
+			return &SyntaxError{Path: path, Line: line, Col: 1, Msg: err.Error()}
+		}
+		if err := validName(acct); err != nil {
+			return &SyntaxError{Path: path, Line: line, Col: col, Msg: err.Error()}
+		}
+		out = append(out, Binding{Dir: dir, Account: acct, Line: line})
+		return nil
+	})
+	return out, err
+}
+
+// parsePairs reads the lines `"<key>" = "<value>"` of data, handing each to
+// pair with its line and the columns of key and value; '#' starts a comment
+// line. key and value name the two strings in errors.
+func parsePairs(data []byte, path, key, value string, pair func(line, keyCol int, k string, valueCol int, v string) error) error {
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -89,37 +121,34 @@ func Parse(data []byte, path string) ([]Binding, error) {
 			return &SyntaxError{Path: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 		}
 		if !utf8.Valid(l) {
-			return nil, fail(1, "not UTF-8")
+			return fail(1, "not UTF-8")
 		}
 		col := skipSpace(l, 0)
 		if col == len(l) || l[col] == '#' {
 			continue
 		}
-		dir, next, err := quoted(l, col)
+		keyCol := col + 1
+		k, next, err := quoted(l, col)
 		if err != nil {
-			return nil, fail(col+1, "the directory: %v", err)
+			return fail(col+1, "%s: %v", key, err)
 		}
 		col = skipSpace(l, next)
 		if col == len(l) || l[col] != '=' {
-			return nil, fail(col+1, `expected "=" after the directory`)
+			return fail(col+1, `expected "=" after %s`, key)
 		}
 		col = skipSpace(l, col+1)
-		acct, next, err := quoted(l, col)
+		v, next, err := quoted(l, col)
 		if err != nil {
-			return nil, fail(col+1, "the account: %v", err)
+			return fail(col+1, "%s: %v", value, err)
 		}
 		if rest := skipSpace(l, next); rest != len(l) {
-			return nil, fail(rest+1, "unexpected text after the account")
+			return fail(rest+1, "unexpected text after %s", value)
 		}
-		if err := validDir(dir); err != nil {
-			return nil, fail(1, "%v", err)
+		if err := pair(line, keyCol, k, col+1, v); err != nil {
+			return err
 		}
-		if err := validName(acct); err != nil {
-			return nil, fail(col+1, "%v", err)
-		}
-		out = append(out, Binding{Dir: dir, Account: acct, Line: line})
 	}
-	return out, nil
+	return nil
 }
 
 func skipSpace(l []byte, i int) int {
@@ -211,7 +240,7 @@ func Read(path string) ([]Binding, error) {
 func ReadAll(e env.Env) ([]Binding, error) {
 	decl, err := Read(DeclaredPath(e))
 	if err != nil {
-		return nil, err
+		return nil, fromNix(err)
 	}
 	for i := range decl {
 		decl[i].Declared = true
@@ -355,7 +384,7 @@ func Unbind(e env.Env, dir string) (string, bool, error) {
 
 func readSplit(e env.Env) (decl, own []Binding, err error) {
 	if decl, err = Read(DeclaredPath(e)); err != nil {
-		return nil, nil, err
+		return nil, nil, fromNix(err)
 	}
 	for i := range decl {
 		decl[i].Declared = true

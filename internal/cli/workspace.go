@@ -57,6 +57,13 @@ func (f AccountFlags) load(d *Deps) (*workspace, error) {
 		dir = d.Env.Get("CLAUDE_ACCOUNT_DIR")
 	}
 	if dir == "" {
+		// An account home-manager keeps elsewhere (configDir), found by
+		// directory or named without its launcher.
+		if dir, err = binding.DeclaredAccountDir(d.Env, name); err != nil {
+			return nil, err
+		}
+	}
+	if dir == "" {
 		dir = account.DefaultDir(d.Env, name)
 	}
 	if !filepath.IsAbs(dir) {
