@@ -63,6 +63,29 @@ in
       + concatStringsSep "\n" lines
       + "\n";
 
+  # "<account>" = "<dir>" lines for the accounts kept outside the default
+  # ~/.claude-<name> (configDir), or "" when none is: the content of
+  # $XDG_CONFIG_HOME/claude-account/accounts.declared. A launch that found
+  # its account by directory, or by --account alone, has no
+  # CLAUDE_ACCOUNT_DIR to say where the account is.
+  accountDirsText =
+    { home, accounts }:
+    let
+      dirOf = name: calib.resolveConfigDir home (accounts.${name}.configDir or (calib.defaultConfigDir home name));
+      moved = filter (
+        name:
+        let
+          dir = dirOf name;
+        in
+        dir != null && dir != calib.defaultConfigDir home name
+      ) (enabledNames accounts);
+    in
+    if moved == [ ] then
+      ""
+    else
+      "# Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.configDir).\n"
+      + concatStringsSep "" (map (name: "${toJSON name} = ${toJSON (dirOf name)}\n") moved);
+
   # One message per relative directory and per directory bound to two accounts.
   bindingProblems =
     { home, accounts }:

@@ -36,6 +36,31 @@ runTests {
       "/srv/work" = "work"
     '';
   };
+  testAccountDirsText = {
+    expr = b.accountDirsText {
+      inherit home;
+      accounts = {
+        work.configDir = "~/.config/claude-work";
+        max.configDir = "/home/u/.claude-max";
+        pro = { };
+        off = {
+          enable = false;
+          configDir = "/elsewhere";
+        };
+      };
+    };
+    expected = ''
+      # Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.configDir).
+      "work" = "/home/u/.config/claude-work"
+    '';
+  };
+  testAccountDirsNoneMoved = {
+    expr = b.accountDirsText {
+      inherit home;
+      accounts.max = { };
+    };
+    expected = "";
+  };
   testOneDirectoryTwoAccounts = {
     expr = b.bindingProblems {
       inherit home;

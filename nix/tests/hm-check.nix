@@ -45,7 +45,7 @@ in
         "/home/check/.claude-max/declared"
         "/home/check/.claude-max/commands"
         "/home/check/.claude-max/agents"
-        "/home/check/.claude-max/skills"
+        "/home/check/.claude-max/skills/pdf" # one link per skill, in a real skills/ dir
         "/home/check/.claude-max/CLAUDE.md"
         "/home/check/work/claude/settings.json"
         "/home/check/.claude/settings.json"

@@ -75,6 +75,28 @@ runTests {
       "/srv/oss" = "max"
     '';
   };
+  testAccountDirsFile = {
+    expr =
+      (eval [
+        {
+          programs.claude-code.accounts = {
+            work = {
+              configDir = "~/.config/claude-work";
+              directories = [ "~/work" ];
+            };
+            max = { };
+          };
+        }
+      ]).home.file."/home/u/.config/claude-account/accounts.declared".text;
+    expected = ''
+      # Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.configDir).
+      "work" = "/home/u/.config/claude-work"
+    '';
+  };
+  testNoAccountDirsFileForDefaults = {
+    expr = two.home.file ? "/home/u/.config/claude-account/accounts.declared";
+    expected = false;
+  };
   testNoDirectoriesNoFile = {
     expr = (launcherOn { }).home.file ? ${declaredFile};
     expected = false;

@@ -126,6 +126,9 @@ let
     "/home/u/.claude-cx/declared"
     "/home/u/.claude-max/account.toml"
     "/home/u/.claude-max/declared"
+    # work keeps its account in ~/work/claude: the launcher finds it there
+    # when a directory or --account alone names it
+    "/home/u/.config/claude-account/accounts.declared"
     "/home/u/work/claude/CLAUDE.md"
     "/home/u/work/claude/account.toml"
     "/home/u/work/claude/agents"
@@ -220,6 +223,13 @@ runTests {
     expr = attrNames alone.home.file;
     expected = ourFiles;
   };
+  testAloneAccountDirs = {
+    expr = alone.home.file."/home/u/.config/claude-account/accounts.declared".text;
+    expected = ''
+      # Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.configDir).
+      "work" = "/home/u/work/claude"
+    '';
+  };
   testAloneLinkTargets = {
     expr = lib.mapAttrs (_: file: storeRel file.source) alone.home.file;
     expected = {
@@ -227,6 +237,7 @@ runTests {
       "/home/u/.claude-cx/declared" = "claude-account-cx";
       "/home/u/.claude-max/account.toml" = "claude-account-max/account.toml";
       "/home/u/.claude-max/declared" = "claude-account-max";
+      "/home/u/.config/claude-account/accounts.declared" = "hm-stub-text";
       "/home/u/work/claude/CLAUDE.md" = "claude-account-work/CLAUDE.md";
       "/home/u/work/claude/account.toml" = "claude-account-work/account.toml";
       "/home/u/work/claude/agents" = "claude-account-work/agents";

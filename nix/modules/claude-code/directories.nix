@@ -26,6 +26,10 @@ let
     inherit home;
     accounts = enabled;
   };
+  accountDirs = bindings.accountDirsText {
+    inherit home;
+    accounts = enabled;
+  };
   launcherName = cfg.directoryLauncher.name;
 in
 {
@@ -113,6 +117,9 @@ in
     }
     (lib.mkIf (declared != "") {
       home.file."${configHome}/claude-account/bindings.declared".text = declared;
+    })
+    (lib.mkIf (accountDirs != "") {
+      home.file."${configHome}/claude-account/accounts.declared".text = accountDirs;
     })
     (lib.mkIf cfg.directoryLauncher.enable {
       # A script, not a link: the program name must not select an account, and
