@@ -50,8 +50,9 @@ let
         subdirectories), and the value is either the content as a string or a
         path to a file holding it.
 
-        They reach {option}`configDir` as one link to the whole
-        {file}`${dir}/` directory in the store.
+        {file}`${dir}/` in {option}`configDir` is a real directory holding
+        one link into the store per declared file, so Claude and your own
+        `home.file` entries can add files beside them.
       '';
     };
 
