@@ -25,6 +25,12 @@ in
 
   module-eval = evaluates "claude-account-module-eval" (import ./tests/module.nix { inherit lib; });
 
+  bindings = evaluates "claude-account-bindings-tests" (import ./tests/bindings.nix);
+
+  module-directories = evaluates "claude-account-module-directories" (
+    import ./tests/module-directories.nix { inherit lib; }
+  );
+
   layer1 = pkgs.runCommand "claude-account-layer1-check" { } ''
     diff -r ${./tests/expected/layer1} ${layer1}
     touch $out

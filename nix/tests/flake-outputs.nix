@@ -28,7 +28,7 @@ let
     system:
     stub
     // {
-      inherit callPackage;
+      inherit callPackage lib;
       stdenv.hostPlatform.system = system;
     };
 
@@ -121,12 +121,28 @@ runTests {
   testCheckNames = {
     expr = builtins.attrNames outputs.checks.x86_64-linux;
     expected = [
+      "bindings"
       "go-tests"
       "layer1"
+      "module-directories"
       "module-eval"
       "module-home-manager"
       "nix-lib"
       "package"
+    ];
+  };
+  # The evaluation checks run their tests when their script is made: a failing
+  # test throws here.
+  testEvaluationChecksRun = {
+    expr = map (name: outputs.checks.x86_64-linux.${name}.script) [
+      "bindings"
+      "module-directories"
+      "nix-lib"
+    ];
+    expected = [
+      "touch $out"
+      "touch $out"
+      "touch $out"
     ];
   };
   testHomeManagerModules = {
