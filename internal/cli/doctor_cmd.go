@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/lock"
 )
@@ -14,7 +15,7 @@ import (
 type DoctorCmd struct {
 	AccountFlags
 	Fix  bool `help:"Repair what can be repaired safely, and say what was done."`
-	JSON bool `help:"Print JSON: {ok, findings: [{id, path, message, fixable, fixed}]}."`
+	JSON bool `help:"Print JSON: {ok, findings: [{id, path, message, fixable, fixed}], shared: [{name, via, variable?, path}]}."`
 }
 
 // Help is shown under the command's usage.
@@ -23,7 +24,8 @@ func (c *DoctorCmd) Help() string {
 exact broken hop: runtime → account → store), no link was replaced by a file,
 no file Claude writes is on a read-only file system, the runtime belongs to this
 workspace, the lock dir is private, and a trusted project overlay is unchanged.
-Exits 1 while anything is wrong.
+Then says where each thing shared with the account resolves (login, memory,
+plugins, settings, MCP servers, trust). Exits 1 while anything is wrong.
 
 Examples:
   claude-account doctor --account max
@@ -32,8 +34,9 @@ Examples:
 
 // DoctorReport is the --json body.
 type DoctorReport struct {
-	OK       bool             `json:"ok"`
-	Findings []doctor.Finding `json:"findings"`
+	OK       bool               `json:"ok"`
+	Findings []doctor.Finding   `json:"findings"`
+	Shared   []configdir.Shared `json:"shared"` // where each thing shared with the account resolves
 }
 
 // Run checks, optionally fixes, and checks again.
@@ -62,7 +65,8 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		found = doctor.Fix(found)
 		remaining = doctor.Check(in)
 	}
-	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...)}
+	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...),
+		Shared: configdir.SharedState(ws.account, ws.layout, d.Env)}
 	if c.JSON {
 		enc := json.NewEncoder(d.Stdout)
 		enc.SetIndent("", "  ")
@@ -78,6 +82,9 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		}
 		if len(found) == 0 {
 			fmt.Fprintf(d.Stdout, "ok: claude (%s) is ready in %s (config dir %s)\n", ws.account.Name, ws.where(d), d.Env.TildePath(ws.layout.ConfigDir))
+		}
+		for _, s := range rep.Shared {
+			fmt.Fprintf(d.Stdout, "shared %s: %s\n", s.Name, sharedWhere(d, s))
 		}
 	}
 	if len(remaining) > 0 {

@@ -103,14 +103,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 		fmt.Fprintf(tw, "link %s\t%s (%s)\n", l.Name, target, state)
 	}
 	for _, s := range st.Shared {
-		via := s.Via
-		if s.Variable != "" {
-			via = "$" + s.Variable
-		}
-		if s.FromUser {
-			via += ", set by you"
-		}
-		fmt.Fprintf(tw, "shared %s\t%s (%s)\n", s.Name, d.Env.TildePath(s.Path), via)
+		fmt.Fprintf(tw, "shared %s\t%s\n", s.Name, sharedWhere(d, s))
 	}
 	for _, h := range st.Running {
 		fmt.Fprintf(tw, "running\tPID %d (claude PID %d) since %s\n", h.PID, h.ClaudePID, h.Started.Local().Format("2006-01-02 15:04:05"))
@@ -119,4 +112,17 @@ func (c *StatusCmd) Run(d *Deps) error {
 		fmt.Fprintf(tw, "note\t%s\n", n)
 	}
 	return tw.Flush()
+}
+
+// sharedWhere is where a shared thing resolves and how: "~/.claude-max
+// ($CLAUDE_CODE_REMOTE_MEMORY_DIR)".
+func sharedWhere(d *Deps, s configdir.Shared) string {
+	via := s.Via
+	if s.Variable != "" {
+		via = "$" + s.Variable
+	}
+	if s.FromUser {
+		via += ", set by you"
+	}
+	return fmt.Sprintf("%s (%s)", d.Env.TildePath(s.Path), via)
 }
