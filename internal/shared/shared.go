@@ -124,7 +124,7 @@ type Seen map[string]json.RawMessage
 // Input is one reconciliation of a config dir with the account.
 type Input struct {
 	Ledger   *Ledger     // the account's; nil: none yet (Bootstrap makes one)
-	Rebuilt  bool        // Ledger was just made by Bootstrap: a server missing from it was never recorded, not removed
+	Rebuilt  bool        // no ledger was on disk (Ledger is Bootstrap's or nil): a server missing from it was never recorded, not removed
 	Declared mcp.Servers // the account's declared servers, enforced
 	Overlay  mcp.Servers // the trusted project overlay's servers, this workspace only
 	Current  mcp.Servers // the config dir's .claude.json mcpServers now
