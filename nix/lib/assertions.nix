@@ -31,11 +31,13 @@ in
   #   accounts  { <name> = { enable, command, configDir, commands, agents,
   #             skills, worktreeDir, symlinkDirectories, … }; }
   #   upstream  null, or home-manager's own module when enabled: { configDir; }
+  #   files     the absolute targets of every home.file entry
   accountProblems =
     {
       home,
       accounts,
       upstream ? null,
+      files ? [ ],
     }:
     let
       names = filter (name: accounts.${name}.enable or true) (attrNames accounts);
@@ -48,15 +50,18 @@ in
           account = accounts.${name};
           dir = dirOf name;
           entryProblems =
-            field: oneSegment:
+            field: what:
             concatLists (
               map (
                 entry:
                 let
-                  problem = self.entryNameProblem { inherit oneSegment; } entry;
+                  problem = self.entryNameProblem {
+                    oneSegment = what != null;
+                    inherit what;
+                  } entry;
                 in
                 if problem == null then [ ] else [ "${quote (opt [ name field entry ])}: ${problem}" ]
-              ) (attrNames (account.${field} or { }))
+              ) (self.entryNames account field)
             );
           relativeProblems =
             field: paths:
@@ -110,11 +115,116 @@ in
           else
             [ ]
         )
-        ++ entryProblems "commands" false
-        ++ entryProblems "agents" false
-        ++ entryProblems "skills" true
+        ++ entryProblems "commands" null
+        ++ entryProblems "agents" null
+        ++ entryProblems "skills" "a skill name"
+        ++ entryProblems "rules" null
+        ++ entryProblems "outputStyles" null
+        ++ entryProblems "hooks" "a hook name"
+        ++ entryProblems "plugins" "a plugin name"
+        ++ entryProblems "marketplaces" "a marketplace name"
+        ++ self.skillsClashes name account
+        ++ concatLists (
+          map (field: self.dirClashes name account field) [
+            "commands"
+            "agents"
+            "rules"
+            "hooks"
+          ]
+        )
+        ++ claudeFileProblems name account dir
         ++ relativeProblems "worktreeDir" [ (account.worktreeDir or ".claude/worktrees") ]
         ++ relativeProblems "symlinkDirectories" (account.symlinkDirectories or [ ]);
+
+      # A home.file entry for a file Claude writes in the account dir: the
+      # launcher replaces the link with a real file, and the next switch
+      # fails with "would be clobbered".
+      targets = builtins.listToAttrs (
+        map (file: {
+          name = self.normalizePath file;
+          value = null;
+        }) files
+      );
+      instead = name: account: {
+        "settings.json" = "declare it with ${quote (opt [ name "settings" ])} instead";
+        ".claude.json" =
+          "declare it with ${quote (opt [ name "mcpServers" ])} and ${quote (opt [ name "coalesceKeys" ])} instead";
+        ".credentials.json" = "remove the entry and log in once with `${account.command}`";
+      };
+      claudeFileProblems =
+        name: account: dir:
+        if dir == null then
+          [ ]
+        else
+          concatLists (
+            map (
+              file:
+              let
+                linkedByUs =
+                  file == "settings.json"
+                  && (account.settingsMode or "coalesce") == "link"
+                  && (account.settings or { }) != { };
+              in
+              if targets ? "${dir}/${file}" && !linkedByUs then
+                [
+                  "`home.file` links ${quote "${dir}/${file}"}, a file the launcher and Claude Code write (the launcher replaces the link, and the next switch fails with \"would be clobbered\"); ${
+                    (instead name account).${file}
+                  }"
+                ]
+              else
+                [ ]
+            ) self.claudeOwnedFiles
+          );
+
+      # Account dirs inside one another, or inside Claude Code's own
+      # directory: a directory is one account's, or Claude's, whole.
+      withDirs = filter (name: dirOf name != null) names;
+      claudeDir = "${self.normalizePath home}/.claude";
+      upstreamDir = if upstream == null then null else self.resolveConfigDir home upstream.configDir;
+      nesting = concatLists (
+        map (
+          inner:
+          let
+            dir = dirOf inner;
+            path = quote (opt [ inner "configDir" ]);
+          in
+          concatLists (
+            map (
+              outer:
+              if self.isInside (dirOf outer) dir then
+                [
+                  "${path} is ${quote dir}, inside ${quote (dirOf outer)}, the directory of ${quote (opt [ outer "configDir" ])}; account dirs must not nest, so move one out of the other"
+                ]
+              else
+                [ ]
+            ) withDirs
+          )
+          ++ (
+            if self.isInside claudeDir dir then
+              [
+                "${path} is ${quote dir}, inside ${quote claudeDir}, Claude Code's own directory; give the account a directory outside it"
+              ]
+            else
+              [ ]
+          )
+          ++ (
+            if upstreamDir != null && upstreamDir != claudeDir && self.isInside upstreamDir dir then
+              [
+                "${path} is ${quote dir}, inside ${quote upstreamDir}, the directory of `programs.claude-code.configDir` that home-manager's own Claude Code module manages; give the account a directory outside it"
+              ]
+            else
+              [ ]
+          )
+          ++ (
+            if upstreamDir != null && self.isInside dir upstreamDir then
+              [
+                "`programs.claude-code.configDir` is ${quote upstreamDir}, inside ${quote dir}, the directory of ${quote (opt [ inner "configDir" ])}; keep home-manager's own Claude Code directory out of the account's"
+              ]
+            else
+              [ ]
+          )
+        ) withDirs
+      );
 
       duplicates =
         field: what: key:
@@ -139,6 +249,7 @@ in
         );
     in
     concatLists (map perAccount names)
+    ++ nesting
     ++ duplicates "command" "command" (name: accounts.${name}.command)
     ++ duplicates "configDir" "directory" (
       name:
@@ -147,6 +258,134 @@ in
       in
       if dir == null then "relative:${accounts.${name}.configDir}" else dir
     );
+
+  # The names of an account's entries in `field` (an attribute set; plugins
+  # may be a list, named as home-manager names them). A whole directory (a
+  # path or a package) has no entry names here.
+  entryNames =
+    account: field:
+    let
+      value = account.${field} or { };
+    in
+    if builtins.isList value then
+      attrNames (self.namedPlugins value)
+    else if builtins.isAttrs value && !(value ? outPath) then
+      attrNames value
+    else
+      [ ];
+
+  # The files below a directory given as a Nix path, relative to it
+  # ("git/new.md"); read at evaluation, from the source. A symbolic link is
+  # listed as a file: a clash behind it is found when the account is built.
+  filesBelow =
+    dir:
+    let
+      entries = builtins.readDir dir;
+    in
+    concatLists (
+      map (
+        entry:
+        if entries.${entry} == "directory" then
+          map (file: "${entry}/${file}") (self.filesBelow (dir + "/${entry}"))
+        else
+          [ entry ]
+      ) (attrNames entries)
+    );
+
+  # skills/ holds skills, plugins and the plugin that carries lspServers,
+  # each a directory named for it: two of one name would be merged into one.
+  skillsClashes =
+    name: account:
+    let
+      opt = self.optionPath;
+      skills = account.skills or { };
+      plugins = account.plugins or { };
+      owners =
+        (
+          if builtins.isPath skills then
+            map (entry: {
+              inherit entry;
+              owner = "${quote (opt [ name "skills" ])} (${quote "${toString skills}/${entry}"})";
+            }) (attrNames (builtins.readDir skills))
+          else
+            map (entry: {
+              inherit entry;
+              owner = quote (opt [ name "skills" entry ]);
+            }) (self.entryNames account "skills")
+        )
+        ++ (
+          if builtins.isList plugins then
+            map (plugin: {
+              entry = self.pluginName plugin;
+              owner = "${quote (opt [ name "plugins" ])} (${quote (toString plugin)})";
+            }) plugins
+          else
+            map (entry: {
+              inherit entry;
+              owner = quote (opt [ name "plugins" entry ]);
+            }) (self.entryNames account "plugins")
+        )
+        ++ (
+          if (account.lspServers or { }) != { } then
+            [
+              {
+                entry = self.lspPlugin;
+                owner = "${quote (opt [ name "lspServers" ])} (its plugin)";
+              }
+            ]
+          else
+            [ ]
+        );
+      groups = groupBy (o: o.entry) owners;
+    in
+    concatLists (
+      map (
+        entry:
+        let
+          these = builtins.sort builtins.lessThan (map (o: o.owner) groups.${entry});
+        in
+        if length these < 2 then
+          [ ]
+        else
+          [
+            "${enumerate these} ${
+              if length these == 2 then "both" else "all"
+            } become `skills/${entry}/` in the account dir; give each its own name"
+          ]
+      ) (attrNames groups)
+    );
+
+  # An entry declared by name and again in the whole directory (`<field>Dir`)
+  # is one file declared twice. Only a directory given as a Nix path is read;
+  # a build output is checked when the account is built.
+  dirClashes =
+    name: account: field:
+    let
+      opt = self.optionPath;
+      dir = account."${field}Dir" or null;
+      suffix = if field == "hooks" then "" else ".md";
+      layerDir = if field == "outputStyles" then "output-styles" else field;
+      files = builtins.listToAttrs (
+        map (file: {
+          name = file;
+          value = null;
+        }) (self.filesBelow dir)
+      );
+    in
+    if !builtins.isPath dir then
+      [ ]
+    else
+      concatLists (
+        map (
+          entry:
+          if files ? "${entry}${suffix}" then
+            [
+              "${quote (opt [ name field entry ])} and ${quote (opt [ name "${field}Dir" ])} both declare `${layerDir}/${entry}${suffix}`; keep one of them"
+            ]
+          else
+            [ ]
+        ) (self.entryNames account field)
+      );
 
   # The same as home-manager assertions ({ assertion; message; }).
   accountAssertions =

@@ -37,10 +37,15 @@ in
     "claude-account"
   ];
 
-  # Problem with a commands/agents/skills attribute name (it becomes a
-  # relative path below layer 1), or null when it is fine.
+  # Problem with an entry's attribute name (commands, agents, skills, rules,
+  # outputStyles, hooks, plugins, marketplaces: it becomes a relative path
+  # below layer 1), or null when it is fine. `what` names an entry that must
+  # be one path segment ("a hook name").
   entryNameProblem =
-    { oneSegment ? false }:
+    {
+      oneSegment ? false,
+      what ? "a skill name",
+    }:
     name:
     let
       segments = filter isString (split "/" name);
@@ -52,7 +57,7 @@ in
     else if match ".*[\\\n].*" name != null then
       "the name holds a backslash, NUL or newline"
     else if oneSegment && match ".*/.*" name != null then
-      "a skill name is one path segment, without '/'"
+      "${what} is one path segment, without '/'"
     else if elem "" segments then
       "the name has an empty path segment ('//' or a trailing '/')"
     else if elem "." segments then

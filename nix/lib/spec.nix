@@ -216,8 +216,11 @@ in
     else
       builtins.attrNames (spec.skills or { })
       ++ builtins.attrNames (spec.plugins or { })
-      ++ (if (spec.lspServers or { }) != { } then [ "claude-account-lsp" ] else [ ])
+      ++ (if (spec.lspServers or { }) != { } then [ self.lspPlugin ] else [ ])
       ++ (if (spec.skillsDir or null) != null then builtins.attrNames (builtins.readDir skillsDir) else [ ]);
+
+  # The plugin in skills/ that carries lspServers (generate's LSPPlugin).
+  lspPlugin = "claude-account-lsp";
 
   # Files Claude writes itself: never a home-manager link.
   claudeOwnedFiles = [

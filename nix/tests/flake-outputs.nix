@@ -47,17 +47,14 @@ let
     };
   };
 
+  # The module with one account, through eval-module.nix (assertions and
+  # warnings forced); pkgs replaces the stub pkgs.
   evalHome =
     pkgs: module:
-    (lib.evalModules {
+    (import ./eval-module.nix { inherit lib pkgs; } {
       modules = [
-        ./stubs/home-manager.nix
         module
-        {
-          _module.args.pkgs = pkgs;
-          home.homeDirectory = "/home/u";
-          programs.claude-code.accounts.max = { };
-        }
+        { programs.claude-code.accounts.max = { }; }
       ];
     }).config;
   withoutOverlay = removeAttrs (pkgsFor "x86_64-linux") [ "claude-account" ];
@@ -160,17 +157,15 @@ runTests {
   testDoubleImport = {
     expr =
       map (p: p.name)
-        (lib.evalModules {
+        (import ./eval-module.nix {
+          inherit lib;
+          pkgs = pkgsFor "x86_64-linux";
+        } {
           modules = [
-            ./stubs/home-manager.nix
             outputs.homeModules.default
             outputs.homeModules.claude-code
             outputs.homeManagerModules.default
-            {
-              _module.args.pkgs = pkgsFor "x86_64-linux";
-              home.homeDirectory = "/home/u";
-              programs.claude-code.accounts.max = { };
-            }
+            { programs.claude-code.accounts.max = { }; }
           ];
         }).config.home.packages;
     expected = [

@@ -629,6 +629,166 @@ runTests {
       "`programs.claude-code.accounts.max.configDir` is `/home/u/.claude`, the directory of `programs.claude-code.configDir` that home-manager's own Claude Code module manages; give the account its own directory"
     ];
   };
+  # skills given as a directory (a documented form): no entry names to check.
+  testSkillsAsPathHasNoProblems = {
+    expr = problems {
+      max = account // {
+        skills = ./fixtures/skills;
+      };
+    };
+    expected = [ ];
+  };
+  # Every field whose names become paths is checked, each with its own words.
+  testEntryNamesOfEveryField = {
+    expr = sort lessThan (problems {
+      max = account // {
+        rules."../r" = "t";
+        outputStyles."a/../../o" = "t";
+        hooks."../h" = "t";
+        plugins."../p" = ./fixtures/plugin;
+        marketplaces."m/n" = ./fixtures/market;
+      };
+      work = account // {
+        command = "claudework";
+        configDir = "/home/u/.claude-work";
+        hooks."sub/h.sh" = "t";
+        plugins = [ ./fixtures/plugin ];
+      };
+    });
+    expected = sort lessThan [
+      ''`programs.claude-code.accounts.max.rules."../r"`: the name has a ".." segment; names stay inside their directory''
+      ''`programs.claude-code.accounts.max.outputStyles."a/../../o"`: the name has a ".." segment; names stay inside their directory''
+      "`programs.claude-code.accounts.max.hooks.\"../h\"`: a hook name is one path segment, without '/'"
+      "`programs.claude-code.accounts.max.plugins.\"../p\"`: a plugin name is one path segment, without '/'"
+      "`programs.claude-code.accounts.max.marketplaces.\"m/n\"`: a marketplace name is one path segment, without '/'"
+      "`programs.claude-code.accounts.work.hooks.\"sub/h.sh\"`: a hook name is one path segment, without '/'"
+    ];
+  };
+  # Names that end up in one directory of the account.
+  testSkillPluginClash = {
+    expr = sort lessThan (problems {
+      max = account // {
+        skills = {
+          pdf = "skill";
+          claude-account-lsp = "skill";
+        };
+        plugins.pdf = ./fixtures/plugin;
+        lspServers.go.command = "gopls";
+      };
+      work = account // {
+        command = "claudework";
+        configDir = "/home/u/.claude-work";
+        skills = ./fixtures/skills;
+        plugins = [
+          ./fixtures/plugin
+          ./fixtures/skills/pdf
+        ];
+      };
+    });
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.max.lspServers` (its plugin) and `programs.claude-code.accounts.max.skills.claude-account-lsp` both become `skills/claude-account-lsp/` in the account dir; give each its own name"
+      "`programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills.pdf` both become `skills/pdf/` in the account dir; give each its own name"
+      "`programs.claude-code.accounts.work.plugins` (`${toString ./fixtures/skills/pdf}`) and `programs.claude-code.accounts.work.skills` (`${toString ./fixtures/skills}/pdf`) both become `skills/pdf/` in the account dir; give each its own name"
+    ];
+  };
+  testContentAndDirClash = {
+    expr = sort lessThan (problems {
+      max = account // {
+        commands = {
+          review = "mine";
+          "git/new" = "mine";
+          other = "fine";
+        };
+        commandsDir = ./fixtures/commands;
+        agents.review = "mine";
+        agentsDir = ./fixtures/commands;
+        rules.review = "fine: rulesDir is not a Nix path";
+        rulesDir = "/nix/store/00000000000000000000000000000000-rules";
+        hooks."review.md" = "mine";
+        hooksDir = ./fixtures/commands;
+      };
+    });
+    expected = sort lessThan [
+      ''`programs.claude-code.accounts.max.commands."git/new"` and `programs.claude-code.accounts.max.commandsDir` both declare `commands/git/new.md`; keep one of them''
+      "`programs.claude-code.accounts.max.commands.review` and `programs.claude-code.accounts.max.commandsDir` both declare `commands/review.md`; keep one of them"
+      "`programs.claude-code.accounts.max.agents.review` and `programs.claude-code.accounts.max.agentsDir` both declare `agents/review.md`; keep one of them"
+      ''`programs.claude-code.accounts.max.hooks."review.md"` and `programs.claude-code.accounts.max.hooksDir` both declare `hooks/review.md`; keep one of them''
+    ];
+  };
+  # Account dirs inside each other or inside Claude Code's own directory.
+  testNestedDirs = {
+    expr = sort lessThan (problems {
+      max = account;
+      inner = account // {
+        command = "claudeinner";
+        configDir = "~/.claude-max/inner";
+      };
+      deep = account // {
+        command = "claudedeep";
+        configDir = "~/.claude-max/inner/deep";
+      };
+      home = account // {
+        command = "claudehome";
+        configDir = "~/.claude/work";
+      };
+      own = account // {
+        command = "claudeown";
+        configDir = "~/.claude";
+      };
+    });
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.inner.configDir` is `/home/u/.claude-max/inner`, inside `/home/u/.claude-max`, the directory of `programs.claude-code.accounts.max.configDir`; account dirs must not nest, so move one out of the other"
+      "`programs.claude-code.accounts.deep.configDir` is `/home/u/.claude-max/inner/deep`, inside `/home/u/.claude-max`, the directory of `programs.claude-code.accounts.max.configDir`; account dirs must not nest, so move one out of the other"
+      "`programs.claude-code.accounts.deep.configDir` is `/home/u/.claude-max/inner/deep`, inside `/home/u/.claude-max/inner`, the directory of `programs.claude-code.accounts.inner.configDir`; account dirs must not nest, so move one out of the other"
+      "`programs.claude-code.accounts.home.configDir` is `/home/u/.claude/work`, inside `/home/u/.claude`, the directory of `programs.claude-code.accounts.own.configDir`; account dirs must not nest, so move one out of the other"
+      "`programs.claude-code.accounts.home.configDir` is `/home/u/.claude/work`, inside `/home/u/.claude`, Claude Code's own directory; give the account a directory outside it"
+    ];
+  };
+  testNestedInUpstreamConfigDir = {
+    expr = sort lessThan (l.accountProblems {
+      inherit home;
+      accounts = {
+        max = account // {
+          configDir = "~/.config/claude/max";
+        };
+        work = account // {
+          command = "claudework";
+          configDir = "~/.claude-work";
+        };
+      };
+      upstream.configDir = "/home/u/.claude-work/up";
+    });
+    expected = sort lessThan [
+      "`programs.claude-code.configDir` is `/home/u/.claude-work/up`, inside `/home/u/.claude-work`, the directory of `programs.claude-code.accounts.work.configDir`; keep home-manager's own Claude Code directory out of the account's"
+    ];
+  };
+  # A home.file entry for a file Claude and the launcher write.
+  testHandWrittenClaudeFiles = {
+    expr = sort lessThan (l.accountProblems {
+      inherit home;
+      accounts = {
+        max = account;
+        link = account // {
+          command = "claudelink";
+          configDir = "/home/u/.claude-link";
+          settingsMode = "link";
+          settings.model = "opus";
+        };
+      };
+      files = [
+        "/home/u/.claude-max/settings.json"
+        "/home/u/.claude-max/.claude.json"
+        "/home/u/.claude-max/.credentials.json"
+        "/home/u/.claude-max/commands/extra.md"
+        "/home/u/.claude-link/settings.json"
+      ];
+    });
+    expected = sort lessThan [
+      "`home.file` links `/home/u/.claude-max/settings.json`, a file the launcher and Claude Code write (the launcher replaces the link, and the next switch fails with \"would be clobbered\"); declare it with `programs.claude-code.accounts.max.settings` instead"
+      "`home.file` links `/home/u/.claude-max/.claude.json`, a file the launcher and Claude Code write (the launcher replaces the link, and the next switch fails with \"would be clobbered\"); declare it with `programs.claude-code.accounts.max.mcpServers` and `programs.claude-code.accounts.max.coalesceKeys` instead"
+      "`home.file` links `/home/u/.claude-max/.credentials.json`, a file the launcher and Claude Code write (the launcher replaces the link, and the next switch fails with \"would be clobbered\"); remove the entry and log in once with `claudemax`"
+    ];
+  };
   testAccountAssertionsShape = {
     expr = l.accountAssertions {
       inherit home;

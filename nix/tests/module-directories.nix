@@ -10,19 +10,9 @@ let
   pkgs = import ./stubs/pkgs.nix { inherit lib; };
   inherit (builtins) filter head;
 
-  eval =
-    modules:
-    (lib.evalModules {
-      modules = [
-        ./stubs/home-manager.nix
-        ../modules/claude-code
-        {
-          _module.args.pkgs = pkgs;
-          home.homeDirectory = "/home/u";
-        }
-      ]
-      ++ modules;
-    }).config;
+  evalModule = import ./eval-module.nix { inherit lib pkgs; };
+  # The module with `modules`; assertions and warnings forced.
+  eval = modules: (evalModule { modules = [ ../modules/claude-code ] ++ modules; }).config;
 
   failed = config: map (a: a.message) (filter (a: !a.assertion) config.assertions);
   names = config: map (p: p.name) config.home.packages;

@@ -23,22 +23,15 @@ let
     storeDir
     ;
 
+  evalModule = import ./eval-module.nix { inherit lib pkgs; };
+  # The module with `modules`; assertions and warnings forced.
   eval =
     {
       upstream ? false,
       modules,
     }:
-    lib.evalModules {
-      modules = [
-        ./stubs/home-manager.nix
-        ../modules/claude-code
-        {
-          _module.args.pkgs = pkgs;
-          home.homeDirectory = "/home/u";
-        }
-      ]
-      ++ lib.optional upstream ./stubs/hm-claude-code.nix
-      ++ modules;
+    evalModule {
+      modules = [ ../modules/claude-code ] ++ lib.optional upstream ./stubs/hm-claude-code.nix ++ modules;
     };
 
   failedMessages =
@@ -598,6 +591,76 @@ runTests {
       "`programs.claude-code.accounts.f.command` is `claude-account`, which another program already uses; pick another name, such as `claudef`"
       "`programs.claude-code.accounts.g.skills.\"a/b\"`: a skill name is one path segment, without '/'"
     ];
+  };
+  # skills given as a directory (a documented form) evaluates, assertions
+  # included (nix/lib/assertions.nix read its entry names as a set).
+  testSkillsAsPath = {
+    expr =
+      let
+        config =
+          (eval { modules = [ { programs.claude-code.accounts.max.skills = ./fixtures/skills; } ]; }).config;
+      in
+      {
+        assertions = failedMessages config;
+        links = builtins.filter (lib.hasPrefix "/home/u/.claude-max/skills") (attrNames config.home.file);
+      };
+    expected = {
+      assertions = [ ];
+      links = [ "/home/u/.claude-max/skills/pdf" ];
+    };
+  };
+  # Names that would merge or clash in the account's files: an assertion at
+  # evaluation, quoting the option, never a failure when the account is built.
+  testAssertionNameClashes = {
+    expr = assertionMessages false {
+      programs.claude-code.accounts.max = {
+        skills.pdf = "skill";
+        plugins.pdf = ./fixtures/plugin;
+        commands.review = "mine";
+        commandsDir = ./fixtures/commands;
+        hooks."../h.sh" = "t";
+        rules."../r" = "t";
+      };
+    };
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills.pdf` both become `skills/pdf/` in the account dir; give each its own name"
+      "`programs.claude-code.accounts.max.commands.review` and `programs.claude-code.accounts.max.commandsDir` both declare `commands/review.md`; keep one of them"
+      "`programs.claude-code.accounts.max.hooks.\"../h.sh\"`: a hook name is one path segment, without '/'"
+      ''`programs.claude-code.accounts.max.rules."../r"`: the name has a ".." segment; names stay inside their directory''
+    ];
+  };
+  # Account dirs that nest, and a hand-written home.file for a file Claude
+  # writes in an account dir (relative and absolute targets).
+  testAssertionNestingAndClaudeFiles = {
+    expr = assertionMessages true {
+      programs.claude-code = {
+        enable = true;
+        accounts = {
+          max = { };
+          inner.configDir = "~/.claude-max/inner";
+          sub.configDir = "~/.claude/sub";
+        };
+      };
+      home.file.".claude-max/settings.json".text = "{}";
+      home.file."/home/u/.claude-max/.credentials.json".text = "{}";
+      home.file.".claude-max/commands/extra.md".text = "fine";
+    };
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.inner.configDir` is `/home/u/.claude-max/inner`, inside `/home/u/.claude-max`, the directory of `programs.claude-code.accounts.max.configDir`; account dirs must not nest, so move one out of the other"
+      "`programs.claude-code.accounts.sub.configDir` is `/home/u/.claude/sub`, inside `/home/u/.claude`, Claude Code's own directory; give the account a directory outside it"
+      "`home.file` links `/home/u/.claude-max/settings.json`, a file the launcher and Claude Code write (the launcher replaces the link, and the next switch fails with \"would be clobbered\"); declare it with `programs.claude-code.accounts.max.settings` instead"
+      "`home.file` links `/home/u/.claude-max/.credentials.json`, a file the launcher and Claude Code write (the launcher replaces the link, and the next switch fails with \"would be clobbered\"); remove the entry and log in once with `claudemax`"
+    ];
+  };
+  # settingsMode = "link": the module's own settings.json link is no problem.
+  testLinkModeSettingsIsOurs = {
+    expr = assertionMessages false {
+      programs.claude-code.accounts.max = {
+        settingsMode = "link";
+        settings.model = "opus";
+      };
+    };
+    expected = [ ];
   };
   testAssertionUpstreamConfigDir = {
     expr = assertionMessages true {

@@ -94,6 +94,10 @@ in
       assertions = calib.accountAssertions {
         inherit home upstream;
         inherit (cfg) accounts;
+        # home-manager's targets are relative to the home directory.
+        files = lib.mapAttrsToList (
+          _: file: if lib.hasPrefix "/" file.target then file.target else "${home}/${file.target}"
+        ) (lib.filterAttrs (_: file: file.enable or true) config.home.file);
       };
       warnings = lib.concatLists (lib.mapAttrsToList (_: account: account.warnings) cfg.accounts);
     }
