@@ -69,6 +69,14 @@ let
     outPath = "${storeDir}/00000000000000000000000000000000-claude-code-custom";
     meta.mainProgram = "claude";
   };
+  olderClaude = {
+    type = "derivation";
+    name = "claude-code-2.1.90";
+    pname = "claude-code";
+    version = "2.1.90";
+    outPath = "${storeDir}/11111111111111111111111111111111-claude-code-2.1.90";
+    meta.mainProgram = "claude";
+  };
   # The Claude binary account max runs, with upstream's options set to up.
   claudeOf =
     up:
@@ -740,13 +748,13 @@ runTests {
         ];
       command = ''"claude''${name}"'';
       configDir = ''"''${config.home.homeDirectory}/.claude-''${name}"'';
-      package = "config.programs.claude-code.finalPackage or config.programs.claude-code.package or pkgs.claude-code";
+      package = "config.programs.claude-code.package or pkgs.claude-code";
       accountsPackage = "pkgs.claude-account or (pkgs.callPackage ./nix/package.nix { })";
     };
   };
 
   # The account's Claude Code follows home-manager's own programs.claude-code.
-  testPackageFromUpstreamFinalPackage = {
+  testPackageFromUpstreamPackage = {
     expr = claudeOf {
       enable = true;
       package = customClaude;
@@ -759,6 +767,33 @@ runTests {
       package = customClaude;
     };
     expected = "${customClaude}/bin/claude";
+  };
+  # Before 2.1.157 upstream wraps its package with its own plugins and MCP
+  # servers (`--plugin-dir …claude-code-hm-plugin`): an account runs the
+  # Claude Code itself, never upstream's configuration.
+  testPackageNotUpstreamsWrapper = {
+    expr =
+      let
+        up = {
+          enable = true;
+          package = olderClaude;
+          mcpServers.up.command = "up-server";
+          plugins.up = ./fixtures/plugin;
+        };
+        config =
+          (eval {
+            upstream = true;
+            modules = [ { programs.claude-code = up // { accounts.max = { }; }; } ];
+          }).config;
+      in
+      {
+        upstreamWraps = config.programs.claude-code.finalPackage.builder or null;
+        account = claudeOf up;
+      };
+    expected = {
+      upstreamWraps = "symlinkJoin";
+      account = "${olderClaude}/bin/claude";
+    };
   };
   testPackageUpstreamNull = {
     expr = claudeOf {

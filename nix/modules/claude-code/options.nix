@@ -125,26 +125,25 @@ let
         package = mkOption {
           type = types.nullOr types.package;
           # home-manager's own programs.claude-code, when imported, names the
-          # Claude Code the user chose (finalPackage wraps it with its
-          # settings); else pkgs.claude-code, else claude on PATH.
+          # Claude Code the user chose, enabled or not; else pkgs.claude-code,
+          # else claude on PATH. Its package, never its finalPackage: for a
+          # Claude Code older than 2.1.157 upstream wraps that one with
+          # `--plugin-dir` for its own plugins and MCP servers, which would
+          # reach every account.
           default =
-            let
-              up = topConfig.programs.claude-code;
-              upOptions = topOptions.programs.claude-code;
-            in
-            # finalPackage is defined only while upstream is enabled with a
-            # package; upstream disabled, its package option still says
-            # which Claude Code the user chose.
-            if upOptions ? finalPackage && upOptions.finalPackage.isDefined then
-              up.finalPackage
-            else if upOptions ? package then
-              up.package
+            if topOptions.programs.claude-code ? package then
+              topConfig.programs.claude-code.package
             else
               pkgs.claude-code or null;
-          defaultText = literalExpression "config.programs.claude-code.finalPackage or config.programs.claude-code.package or pkgs.claude-code";
+          defaultText = literalExpression "config.programs.claude-code.package or pkgs.claude-code";
           description = ''
             The Claude Code this account runs. Set it to `null` to run the
-            {command}`claude` found on {env}`PATH`.
+            {command}`claude` found on {env}`PATH`. The default is
+            home-manager's own {option}`programs.claude-code.package` (not
+            its wrapper, which carries that module's plugins and MCP
+            servers), else `pkgs.claude-code`. When its version is older
+            than a release the launcher relies on, the switch warns, naming
+            what is not shared.
           '';
         };
 

@@ -2,8 +2,9 @@
 # (modules/programs/claude-code/{default,options}.nix in
 # nix-community/home-manager): every option it declares under
 # programs.claude-code, with the same types, the renames it imports, and the
-# core of its config (package, CLAUDE_CONFIG_DIR, settings.json, CLAUDE.md,
-# agents/ and commands/ links). Enough to show that the accounts module
+# core of its config (package, the `--plugin-dir` wrapper it makes of a
+# Claude Code older than 2.1.157, CLAUDE_CONFIG_DIR, settings.json,
+# CLAUDE.md, agents/ and commands/ links). Enough to show that the accounts module
 # evaluates beside it: both declare under programs.claude-code and
 # lib.evalModules merges them.
 {
@@ -126,7 +127,22 @@ in
   };
 
   config = lib.mkIf cfg.enable {
-    programs.claude-code.finalPackage = lib.mkIf (cfg.package != null) cfg.package;
+    # Before Claude Code 2.1.157 (no personal plugins), upstream wraps the
+    # package with `--plugin-dir` for its own plugins, MCP and LSP servers.
+    programs.claude-code.finalPackage = lib.mkIf (cfg.package != null) (
+      if
+        (cfg.mcpServers != { } || cfg.lspServers != { } || (cfg.plugins != { } && cfg.plugins != [ ]))
+        && !lib.versionAtLeast (lib.getVersion cfg.package) "2.1.157"
+      then
+        pkgs.symlinkJoin {
+          name = "claude-code";
+          paths = [ cfg.package ];
+          postBuild = "exec .claude-wrapped --plugin-dir claude-code-hm-plugin";
+          inherit (cfg.package) meta;
+        }
+      else
+        cfg.package
+    );
     home = {
       packages = lib.mkIf (cfg.package != null) [ cfg.finalPackage ];
       sessionVariables = lib.mkIf (cfg.configDir != "${config.home.homeDirectory}/.claude") {

@@ -56,6 +56,17 @@ in
       builder = "runCommand";
       inherit env script;
     };
+  symlinkJoin =
+    {
+      name,
+      paths,
+      postBuild ? "",
+      meta ? { },
+    }:
+    fakeDrv name {
+      builder = "symlinkJoin";
+      inherit paths postBuild meta;
+    };
   writeShellScriptBin =
     name: text:
     fakeDrv name {
