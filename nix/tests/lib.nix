@@ -789,6 +789,102 @@ runTests {
       "`home.file` links `/home/u/.claude-max/.credentials.json`, a file the launcher and Claude Code write (the launcher replaces the link, and the next switch fails with \"would be clobbered\"); remove the entry and log in once with `claudemax`"
     ];
   };
+  # What each Claude Code release shares (DESIGN.md facts 13-14): the rows
+  # not shared, for the releases either side of every boundary.
+  testDegradedRows = {
+    expr = map (version: map (row: row.row) (l.degradedRows { inherit version; })) [
+      "2.0.77"
+      "2.1.15"
+      "2.1.16"
+      "2.1.37"
+      "2.1.38"
+      "2.1.41"
+      "2.1.42"
+      "2.1.62"
+      "2.1.63"
+      "2.1.143"
+      "2.1.144"
+      "2.1.330"
+    ];
+    expected = [
+      [ "task list" "memory" "plugins" "memory per repository" "login" ]
+      [ "task list" "memory" "plugins" "memory per repository" "login" ]
+      [ "memory" "plugins" "memory per repository" "login" ]
+      [ "memory" "plugins" "memory per repository" "login" ]
+      [ "plugins" "memory per repository" "login" ]
+      [ "plugins" "memory per repository" "login" ]
+      [ "memory per repository" "login" ]
+      [ "memory per repository" "login" ]
+      [ "login" ]
+      [ "login" ]
+      [ ]
+      [ ]
+    ];
+  };
+  testDegradedRowsDeclaredPlugins = {
+    expr = map (version: map (row: row.since) (l.degradedRows {
+      inherit version;
+      declaresPlugins = true;
+    })) [ "2.1.144" "2.1.156" "2.1.157" ];
+    expected = [
+      [ "2.1.157" ]
+      [ "2.1.157" ]
+      [ ]
+    ];
+  };
+  testClaudeVersion = {
+    expr = map l.claudeVersion [
+      null
+      { version = "2.1.90"; name = "claude-code-2.1.90"; }
+      { name = "claude-code-bin-2.1.63"; }
+      { name = "claude-code"; }
+      { version = ""; name = "claude-code"; }
+      "/nix/store/00000000000000000000000000000000-claude-code-2.1.90"
+    ];
+    expected = [
+      null
+      "2.1.90"
+      "2.1.63"
+      null
+      null
+      null
+    ];
+  };
+  testVersionWarning = {
+    expr = l.versionWarning {
+      name = "max";
+      package = { version = "2.1.90"; };
+      declaresPlugins = true;
+    };
+    expected = ''
+      `programs.claude-code.accounts.max.package` is Claude Code 2.1.90, which shares less of the account than the launcher can:
+        - login: from Claude Code 2.1.144 (CLAUDE_SECURESTORAGE_CONFIG_DIR); before it, on Linux the launcher keeps a copy of the account's login in each worktree's runtime, and on macOS each worktree logs in on its own
+        - plugins and lspServers declared here: from Claude Code 2.1.157 (personal plugins in skills/); before it, Claude Code does not load them
+      Give this account Claude Code 2.1.157 or later (its `package`, or `programs.claude-code.package`); `claude-account doctor` shows what a launch shares.'';
+  };
+  testVersionWarningEveryRow = {
+    expr = l.versionWarning {
+      name = "old";
+      package = { name = "claude-code-2.0.77"; };
+    };
+    expected = ''
+      `programs.claude-code.accounts.old.package` is Claude Code 2.0.77, which shares less of the account than the launcher can:
+        - task list: from Claude Code 2.1.16 (CLAUDE_CODE_TASK_LIST_ID); before it, each session keeps a task list of its own
+        - memory: from Claude Code 2.1.38 (CLAUDE_CODE_REMOTE_MEMORY_DIR); before it, auto-memory is not kept outside git (and 2.0.x has no auto-memory)
+        - plugins: from Claude Code 2.1.42 (CLAUDE_CODE_PLUGIN_CACHE_DIR); before it, a plugin installed in one worktree is not shared with the others
+        - memory per repository: from Claude Code 2.1.63; before it, each worktree keeps its own auto-memory
+        - login: from Claude Code 2.1.144 (CLAUDE_SECURESTORAGE_CONFIG_DIR); before it, on Linux the launcher keeps a copy of the account's login in each worktree's runtime, and on macOS each worktree logs in on its own
+      Give this account Claude Code 2.1.144 or later (its `package`, or `programs.claude-code.package`); `claude-account doctor` shows what a launch shares.'';
+  };
+  testNoVersionWarning = {
+    expr = map l.versionWarning [
+      { name = "max"; package = null; }
+      { name = "max"; package = { name = "claude-code"; }; }
+      { name = "max"; package = { version = "2.1.144"; }; }
+      { name = "max"; package = { version = "2.1.330"; }; declaresPlugins = true; }
+    ];
+    expected = [ null null null null ];
+  };
   testAccountAssertionsShape = {
     expr = l.accountAssertions {
       inherit home;

@@ -795,6 +795,66 @@ runTests {
       account = "${olderClaude}/bin/claude";
     };
   };
+  # An account's Claude Code older than a release the launcher relies on:
+  # the switch warns, naming the account, the version and each row.
+  testVersionWarnings = {
+    expr =
+      let
+        warningsOf =
+          modules:
+          (eval {
+            upstream = true;
+            inherit modules;
+          }).config.warnings;
+        # The first line and the rows each warning names.
+        shape =
+          warning:
+          let
+            lines = lib.splitString "\n" warning;
+          in
+          {
+            first = head lines;
+            rows = map (line: head (match "  - ([^:]*):.*" line)) (filter (lib.hasPrefix "  - ") lines);
+          };
+      in
+      lib.mapAttrs (_: map shape) {
+        fromUpstream = warningsOf [
+          {
+            programs.claude-code = {
+              package = olderClaude;
+              accounts.max.plugins.hello = ./fixtures/plugin;
+              accounts.off = {
+                enable = false;
+                configDir = "~/.claude-off";
+              };
+            };
+          }
+        ];
+        perAccount = warningsOf [
+          {
+            programs.claude-code.accounts = {
+              max.package = olderClaude;
+              work.package = null;
+              new = { };
+            };
+          }
+        ];
+      };
+    expected = {
+      fromUpstream = [
+        {
+          first = "`programs.claude-code.accounts.max.package` is Claude Code 2.1.90, which shares less of the account than the launcher can:";
+          rows = [ "login" "plugins and lspServers declared here" ];
+        }
+      ];
+      perAccount = [
+        {
+          first = "`programs.claude-code.accounts.max.package` is Claude Code 2.1.90, which shares less of the account than the launcher can:";
+          rows = [ "login" ];
+        }
+      ];
+    };
+  };
   testPackageUpstreamNull = {
     expr = claudeOf {
       enable = true;

@@ -99,7 +99,20 @@ in
           _: file: if lib.hasPrefix "/" file.target then file.target else "${home}/${file.target}"
         ) (lib.filterAttrs (_: file: file.enable or true) config.home.file);
       };
-      warnings = lib.concatLists (lib.mapAttrsToList (_: account: account.warnings) cfg.accounts);
+      warnings =
+        lib.concatLists (lib.mapAttrsToList (_: account: account.warnings) cfg.accounts)
+        # An account's Claude Code older than a release the launcher relies
+        # on to share something per account (nix/lib/versions.nix).
+        ++ lib.filter (warning: warning != null) (
+          lib.mapAttrsToList (
+            name: account:
+            calib.versionWarning {
+              inherit name;
+              inherit (account) package;
+              declaresPlugins = account.spec ? plugins || account.spec ? lspServers;
+            }
+          ) enabled
+        );
     }
     (lib.mkIf (enabled != { }) {
       home.packages = [ cfg.accountsPackage ] ++ lib.mapAttrsToList launcher enabled;
