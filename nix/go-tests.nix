@@ -1,11 +1,15 @@
 # `go test ./...` over the whole module, with the package's vendored
-# dependencies (the same .go files, so the same vendorHash).
+# dependencies (the same .go files, so the same vendorHash). Every program a
+# test runs is an input (nix/go-test-tools.nix): the sandbox has no other.
 {
   lib,
+  pkgs,
   buildGoModule,
-  git,
   package,
 }:
+let
+  tools = import ./go-test-tools.nix;
+in
 buildGoModule {
   pname = "claude-account-go-tests";
   inherit (package) version vendorHash;
@@ -22,7 +26,7 @@ buildGoModule {
   };
 
   env.CGO_ENABLED = "0";
-  nativeCheckInputs = [ git ];
+  nativeCheckInputs = map (name: pkgs.${name}) (builtins.attrNames tools.packages);
 
   buildPhase = ''
     runHook preBuild

@@ -1,0 +1,71 @@
+# Every program the Go tests run (go test ./...: the testscripts, their shell
+# snippets and scripts, and the Go tests themselves), by the nixpkgs package
+# that provides it. checks.go-tests (nix/go-tests.nix) puts each package on
+# PATH, since the build sandbox has nothing its inputs do not bring;
+# nix/tests/run fails when a test runs a program that is not listed here.
+{
+  packages = {
+    bash = [ "sh" ];
+    coreutils = [
+      "cat"
+      "chmod"
+      "chown"
+      "cp"
+      "cut"
+      "date"
+      "head"
+      "id"
+      "ln"
+      "ls"
+      "mkdir"
+      "mkfifo"
+      "mv"
+      "printf"
+      "rm"
+      "rmdir"
+      "seq"
+      "sha256sum"
+      "sleep"
+      "sort"
+      "tail"
+      "test"
+      "timeout"
+      "touch"
+      "tr"
+      "truncate"
+      "wc"
+    ];
+    diffutils = [ "cmp" ];
+    findutils = [
+      "find"
+      "xargs"
+    ];
+    gawk = [ "awk" ];
+    git = [ "git" ];
+    gnugrep = [ "grep" ];
+    gnused = [ "sed" ];
+    jq = [ "jq" ];
+    tmux = [ "tmux" ];
+    util-linux = [
+      "flock"
+      "mount"
+      "prlimit"
+      "setsid"
+      "unshare"
+    ];
+  };
+
+  # Programs the tests bring themselves, or the build does.
+  provided = {
+    claude = "the stub Claude Code of internal/testenv (testscript.Main)";
+    claude-account = "the test binary itself (testscript.Main)";
+    claudemax = "the test binary under a launcher's name (testscript.Main)";
+    go = "buildGoModule";
+  };
+
+  # Programs a test runs that the build sandbox cannot give it; the test's
+  # guard skips it there.
+  skipped = {
+    time = "testscripts/harden-huge-overlay.txtar runs /usr/bin/time by that path, which the sandbox does not have ([!exec:time] skips it)";
+  };
+}
