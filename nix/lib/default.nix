@@ -1,6 +1,7 @@
 # Pure helpers of the claude-account Nix module: naming, path checks, the
 # account spec handed to `claude-account generate`, the layer-2 links, the
-# assertions, and the Claude Code release each shared row needs. They use
+# assertions, the Claude Code release each shared row needs, and the
+# account defaults. They use
 # builtins only, so the plain `nix` of a distribution (no nixpkgs) evaluates
 # and tests them: see nix/tests/lib.nix.
 let
@@ -9,6 +10,7 @@ let
     // import ./paths.nix self
     // import ./spec.nix self
     // import ./assertions.nix self
-    // import ./versions.nix self;
+    // import ./versions.nix self
+    // import ./defaults.nix self;
 in
 self

@@ -885,6 +885,66 @@ runTests {
     ];
     expected = [ null null null null ];
   };
+  # accountDefaults: every value a default (lib.mkDefault), per entry of a
+  # set of entries and per leaf of settings; a priority given is kept.
+  testAccountDefaults = {
+    expr = l.accountDefaults {
+      settings = {
+        model = "sonnet";
+        permissions.allow = [ "Edit" ];
+        env = { };
+        forced = {
+          _type = "override";
+          priority = 50;
+          content = "mine";
+        };
+      };
+      mcpServers.github = {
+        type = "http";
+        url = "u";
+      };
+      plugins = [ "/p" ];
+      singleInstance = false;
+      symlinkDirectories = [ "node_modules" ];
+      hooks = {
+        _type = "if";
+        condition = true;
+        content."pre.sh" = "x";
+      };
+    };
+    expected = {
+      settings = {
+        model = l.mkDefault "sonnet";
+        permissions.allow = l.mkDefault [ "Edit" ];
+        env = l.mkDefault { };
+        forced = {
+          _type = "override";
+          priority = 50;
+          content = "mine";
+        };
+      };
+      mcpServers.github = l.mkDefault {
+        type = "http";
+        url = "u";
+      };
+      plugins = l.mkDefault [ "/p" ];
+      singleInstance = l.mkDefault false;
+      symlinkDirectories = l.mkDefault [ "node_modules" ];
+      hooks = {
+        _type = "if";
+        condition = true;
+        content."pre.sh" = l.mkDefault "x";
+      };
+    };
+  };
+  testMkDefaultShape = {
+    expr = l.mkDefault 1;
+    expected = {
+      _type = "override";
+      priority = 1000;
+      content = 1;
+    };
+  };
   testAccountAssertionsShape = {
     expr = l.accountAssertions {
       inherit home;

@@ -10,6 +10,7 @@
 }:
 let
   runTests = import ./harness.nix;
+  calib = import ../lib;
   pkgs = import ./stubs/pkgs.nix { inherit lib; };
   inherit (builtins)
     attrNames
@@ -708,6 +709,7 @@ runTests {
     expected = {
       names =
         [
+          "programs.claude-code.accountDefaults"
           "programs.claude-code.accounts"
         ]
         ++ map (name: "programs.claude-code.accounts.<name>.${name}") [
@@ -940,12 +942,149 @@ runTests {
       in
       {
         memory = config.programs.claude-code.accounts.max.spec.memory;
-        warned = builtins.any (w: lib.hasInfix "memory" w && lib.hasInfix "context" w) config.warnings;
+        inherit (config) warnings;
       };
     expected = {
       memory.text = "old name";
-      warned = true;
+      # The warning names the account.
+      warnings = [
+        "`programs.claude-code.accounts.max.memory` is now `programs.claude-code.accounts.max.context`, as in home-manager's own programs.claude-code; rename it"
+      ];
     };
+  };
+
+  # programs.claude-code.accountDefaults: what every account gets; each
+  # account's own values win, entry by entry and settings leaf by leaf.
+  testAccountDefaults = {
+    expr =
+      let
+        accounts =
+          (eval {
+            modules = [
+              {
+                programs.claude-code.accountDefaults = {
+                  settings = {
+                    model = "sonnet";
+                    permissions.allow = [ "Edit" ];
+                  };
+                  mcpServers.github = {
+                    type = "http";
+                    url = "https://x/mcp";
+                  };
+                  hooks."pre.sh" = "#!/bin/sh\n";
+                  skills.pdf = "A skill.";
+                  singleInstance = false;
+                  symlinkDirectories = [ "node_modules" ];
+                };
+              }
+              {
+                programs.claude-code.accounts = {
+                  max = { };
+                  work = {
+                    settings.model = "opus";
+                    settings.permissions.deny = [ "WebFetch" ];
+                    mcpServers.github.command = "gh-mcp";
+                    mcpServers.jira.url = "https://jira/mcp";
+                    singleInstance = true;
+                    symlinkDirectories = [ ".venv" ];
+                  };
+                };
+              }
+            ];
+          }).config.programs.claude-code.accounts;
+        pick = spec: {
+          inherit (spec) settings mcpServers singleInstance;
+          hooks = spec.hooks or null;
+          skills = spec.skills;
+          inherit (spec.worktree) symlinkDirectories;
+        };
+      in
+      lib.mapAttrs (_: account: pick account.spec) accounts;
+    expected = {
+      max = {
+        settings = {
+          model = "sonnet";
+          permissions.allow = [ "Edit" ];
+        };
+        mcpServers.github = {
+          type = "http";
+          url = "https://x/mcp";
+        };
+        hooks."pre.sh".text = "#!/bin/sh\n";
+        skills.pdf.text = "A skill.";
+        singleInstance = false;
+        symlinkDirectories = [ "node_modules" ];
+      };
+      work = {
+        settings = {
+          model = "opus";
+          permissions = {
+            allow = [ "Edit" ];
+            deny = [ "WebFetch" ];
+          };
+        };
+        mcpServers = {
+          github.command = "gh-mcp";
+          jira.url = "https://jira/mcp";
+        };
+        hooks."pre.sh".text = "#!/bin/sh\n";
+        skills.pdf.text = "A skill.";
+        singleInstance = true;
+        symlinkDirectories = [ ".venv" ];
+      };
+    };
+  };
+  # A function is called with each account's name; several definitions
+  # merge; a priority given in the defaults (lib.mkForce) is kept; home-
+  # manager's own top-level settings reach the accounts through it.
+  testAccountDefaultsForms = {
+    expr =
+      let
+        accounts =
+          (eval {
+            upstream = true;
+            modules = [
+              (
+                { config, ... }:
+                {
+                  programs.claude-code.settings.theme = "dark";
+                  programs.claude-code.accountDefaults.settings = config.programs.claude-code.settings;
+                }
+              )
+              {
+                programs.claude-code.accountDefaults =
+                  { name, ... }:
+                  {
+                    settings.env.ACCOUNT = name;
+                    settings.model = lib.mkForce "haiku";
+                  };
+              }
+              {
+                programs.claude-code.accounts = {
+                  max.settings.model = "opus";
+                  work = { };
+                };
+              }
+            ];
+          }).config.programs.claude-code.accounts;
+      in
+      lib.mapAttrs (_: account: account.spec.settings) accounts;
+    expected = {
+      max = {
+        env.ACCOUNT = "max";
+        model = "haiku";
+        theme = "dark";
+      };
+      work = {
+        env.ACCOUNT = "work";
+        model = "haiku";
+        theme = "dark";
+      };
+    };
+  };
+  testMkDefaultIsLibs = {
+    expr = calib.mkDefault [ 1 ] == lib.mkDefault [ 1 ];
+    expected = true;
   };
 
   # Content dirs are real dirs of per-file links; skills/ a real dir of one

@@ -68,20 +68,66 @@ let
       '';
     };
 
-  accountModule =
-    { name, config, ... }:
+  # programs.claude-code.accountDefaults, one module per definition, each
+  # value a default the account's own value replaces (nix/lib/defaults.nix).
+  # A set of account options is made defaults; a function is called with
+  # the account's module arguments and its result made defaults; a module
+  # with imports, options or config of its own is taken as it is.
+  moduleKeys = [
+    "_class"
+    "_file"
+    "config"
+    "disabledModules"
+    "freeformType"
+    "imports"
+    "key"
+    "options"
+  ];
+  asDefaults = value: if lib.any (key: value ? ${key}) moduleKeys then value else { config = calib.accountDefaults value; };
+  defaultsModules = map (
+    { file, value }:
+    let
+      module = if builtins.isPath value || builtins.isString value then import value else value;
+    in
     {
-      # `memory` is the old name of `context`, as upstream renamed it.
-      imports = [ (lib.mkRenamedOptionModule [ "memory" ] [ "context" ]) ];
+      _file = "${file}, via option programs.claude-code.accountDefaults";
+      imports = [
+        (
+          if lib.isFunction module then
+            lib.setFunctionArgs (args: asDefaults (module args)) (lib.functionArgs module)
+          else
+            asDefaults module
+        )
+      ];
+    }
+  ) topOptions.programs.claude-code.accountDefaults.definitionsWithLocations;
+
+  accountModule =
+    {
+      name,
+      config,
+      options,
+      ...
+    }:
+    {
+      imports = defaultsModules;
 
       options = {
-        # The rename's warning lands here; the module hands it on to
+        # Warnings about this account; the module hands them on to
         # home-manager's warnings.
         warnings = mkOption {
           type = types.listOf types.str;
           default = [ ];
           internal = true;
           visible = false;
+        };
+
+        # `memory` is the old name of `context`, as upstream renamed it. Not
+        # lib.mkRenamedOptionModule: its warning would not say which account.
+        memory = mkOption {
+          type = types.nullOr contentType;
+          visible = false;
+          description = "The old name of {option}`context`.";
         };
 
         enable = mkOption {
@@ -473,6 +519,19 @@ let
       };
 
       config = {
+        context = lib.mkAliasDefinitions options.memory;
+        warnings = lib.optional options.memory.isDefined "`${
+          calib.optionPath [
+            name
+            "memory"
+          ]
+        }` is now `${
+          calib.optionPath [
+            name
+            "context"
+          ]
+        }`, as in home-manager's own programs.claude-code; rename it";
+
         spec = calib.mkSpec (
           config
           // {
@@ -521,6 +580,35 @@ in
         login. Every account gets its files in {option}`configDir` (default
         {file}`~/.claude-<name>`) and a launcher {command}`claude<name>`,
         which gives each git worktree its own writable runtime.
+      '';
+    };
+
+    accountDefaults = mkOption {
+      type = types.deferredModule;
+      default = { };
+      example = literalExpression ''
+        {
+          settings.permissions.allow = [ "Bash(git diff:*)" "Edit" ];
+          mcpServers.github = {
+            type = "http";
+            url = "https://api.githubcopilot.com/mcp/";
+          };
+          hooks."pre-edit.sh" = ./hooks/pre-edit.sh;
+          skills.pdf = ./skills/pdf;
+        }
+      '';
+      description = ''
+        Options every account gets: any option of
+        {option}`programs.claude-code.accounts.<name>`. Each value here is a
+        default that the account's own value replaces: an MCP server,
+        command, agent, skill, hook, rule, output style, plugin, marketplace
+        or LSP server of the same name whole, a {option}`settings` value of
+        the same path (`permissions.allow`) alone, any other option whole;
+        the rest is merged. A priority given here (`lib.mkForce`) is kept.
+        A function (`{ name, ... }: { … }`) is called for each account.
+        home-manager's own top-level {option}`programs.claude-code.settings`
+        and {option}`programs.claude-code.mcpServers` reach no account by
+        themselves; pass them on here if you want them to.
       '';
     };
 
