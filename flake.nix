@@ -66,8 +66,10 @@
 
       # homeModules is the name home-manager's flake-parts module reads;
       # homeManagerModules stays as an alias. The module is a path, so
-      # importing it twice (default and claude-code, or through two flakes)
-      # is one import: the module system dedups paths.
+      # importing it twice (default and claude-code, or through two flakes
+      # that follow one input) is one import: the module system dedups
+      # paths. Two different revisions are two paths and fail with
+      # "already declared".
       homeModules = {
         claude-code = ./nix/modules/claude-code;
         default = self.homeModules.claude-code;

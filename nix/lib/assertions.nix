@@ -70,8 +70,11 @@ in
                 path:
                 let
                   problem = self.relativePathProblem path;
+                  # worktreeDir may also start with "~/" (the launcher
+                  # expands it); symlinkDirectories may not.
+                  home = if field == "worktreeDir" && self.isAbsolute path then ", or one that starts with `~/`" else "";
                 in
-                if problem == null then [ ] else [ "${quote (opt [ name field ])}: ${problem}" ]
+                if problem == null then [ ] else [ "${quote (opt [ name field ])}: ${problem}${home}" ]
               ) paths
             );
         in

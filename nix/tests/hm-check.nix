@@ -1,6 +1,7 @@
 # A real home-manager configuration for the flake's checks: accounts beside
 # home-manager's own programs.claude-code, both with package = null (no
-# unfree claude-code to build). Its own assertions check the result.
+# unfree claude-code to build). Its own assertions check the result; the
+# module tests (nix/tests/module.nix) evaluate it with stand-ins too.
 { config, lib, ... }:
 let
   files = config.home.file;
@@ -27,7 +28,7 @@ in
         commands."git/review" = "Review the diff.\n";
         agents.reviewer = ./fixtures/review.md;
         skills.pdf = ./fixtures/skills/pdf;
-        memory = ./fixtures/memory.md;
+        context = ./fixtures/memory.md;
       };
       work = {
         package = null;
@@ -60,6 +61,11 @@ in
           "/home/check/.claude-max/.credentials.json"
         ];
       message = "check: a file Claude writes is a home.file link";
+    }
+    {
+      # Nothing here is deprecated or older than the launcher needs.
+      assertion = !lib.any (lib.hasInfix "programs.claude-code.accounts") config.warnings;
+      message = "check: the accounts warn: ${lib.concatStringsSep "; " config.warnings}";
     }
     {
       assertion = lib.elem "**/claude-runtime/" config.programs.git.ignores;

@@ -596,7 +596,7 @@ runTests {
       "`programs.claude-code.accounts.e.skills.\"a/b\"`: a skill name is one path segment, without '/'"
       "`programs.claude-code.accounts.f.command` is `claude`, which another program already uses; pick another name, such as `claudef`"
       "`programs.claude-code.accounts.g.command` is `a b`, not a program name; use letters, digits, '.', '_', '+' and '-'"
-      "`programs.claude-code.accounts.h.worktreeDir`: `/abs` is absolute; give a path relative to the repository's top level"
+      "`programs.claude-code.accounts.h.worktreeDir`: `/abs` is absolute; give a path relative to the repository's top level, or one that starts with `~/`"
       "`programs.claude-code.accounts.h.symlinkDirectories`: `../up` climbs out of the repository with '..'"
       "`programs.claude-code.accounts.i.configDir` and `programs.claude-code.accounts.j.configDir` are both `/home/u/shared`; give each account its own directory"
     ];

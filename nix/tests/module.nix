@@ -7,6 +7,8 @@
 {
   nixpkgsLib ? builtins.getEnv "NIXPKGS_LIB",
   lib ? import (/. + nixpkgsLib),
+  # a copy of nix/ elsewhere: a second checkout of the module
+  otherCheckout ? "",
 }:
 let
   runTests = import ./harness.nix;
@@ -220,7 +222,8 @@ let
         modules = [ declared ];
       }).config;
 in
-runTests {
+# A test that is {} does not apply here and is left out.
+runTests (lib.filterAttrs (_: test: test != { }) {
   testAloneHomeFiles = {
     expr = attrNames alone.home.file;
     expected = ourFiles;
@@ -661,6 +664,62 @@ runTests {
       "`home.file` links `/home/u/.claude-max/.credentials.json`, a file the launcher and Claude Code write (the launcher replaces the link, and the next switch fails with \"would be clobbered\"); remove the entry and log in once with `claudemax`"
     ];
   };
+  # worktreeDir: every example its description gives passes the assertion,
+  # and the assertion's message offers the form that does (an absolute path
+  # is rejected, as by `claude-account generate`).
+  testWorktreeDirDescription = {
+    expr =
+      let
+        description =
+          ((eval { modules = [ ]; }).options.programs.claude-code.accounts.type.getSubOptions [ ])
+          .worktreeDir.description;
+        examples = map head (
+          filter builtins.isList (builtins.split "\"([^\"]+)\"" description)
+        );
+      in
+      {
+        # what the description says of absolute paths
+        absoluteSaid = filter (sentence: lib.hasInfix "absolute" sentence) (
+          filter builtins.isString (builtins.split "\\. " (builtins.replaceStrings [ "\n" ] [ " " ] description))
+        );
+        examplesOk = map (dir: assertionMessages false { programs.claude-code.accounts.max.worktreeDir = dir; }) examples;
+        absolute = assertionMessages false { programs.claude-code.accounts.max.worktreeDir = "/srv/wt"; };
+      };
+    expected = {
+      absoluteSaid = [ "An absolute path is rejected, as is one with `..`" ];
+      examplesOk = [
+        [ ]
+        [ ]
+      ];
+      absolute = [
+        "`programs.claude-code.accounts.max.worktreeDir`: `/srv/wt` is absolute; give a path relative to the repository's top level, or one that starts with `~/`"
+      ];
+    };
+  };
+  # The configuration the flake's checks build with the real home-manager
+  # (nix/tests/hm-check.nix), here with the stand-ins: its own assertions
+  # hold, and nothing warns (it used `memory`, context's old name).
+  testHmCheck = {
+    expr =
+      let
+        config =
+          (eval {
+            upstream = true;
+            modules = [
+              ./hm-check.nix
+              { home.homeDirectory = lib.mkForce "/home/check"; }
+            ];
+          }).config;
+      in
+      {
+        assertions = failedMessages config;
+        inherit (config) warnings;
+      };
+    expected = {
+      assertions = [ ];
+      warnings = [ ];
+    };
+  };
   # settingsMode = "link": the module's own settings.json link is no problem.
   testLinkModeSettingsIsOurs = {
     expr = assertionMessages false {
@@ -879,6 +938,24 @@ runTests {
       in
       map (p: p.name) config.home.packages;
     expected = map (p: p.name) alone.home.packages;
+  };
+
+  # Two checkouts of the module (two flakes pinning different revisions)
+  # are two modules: evaluation fails ("already declared"), as README says.
+  # (Only when nix/tests/run gives a copy of nix/ as otherCheckout.)
+  testTwoCheckoutsFail = lib.optionalAttrs (otherCheckout != "") {
+    expr =
+      let
+        config =
+          (eval {
+            modules = [
+              (/. + otherCheckout + "/modules/claude-code")
+              accounts
+            ];
+          }).config;
+      in
+      (builtins.tryEval (builtins.deepSeq (map (p: p.name) config.home.packages) true)).success;
+    expected = false;
   };
 
   testGitIgnoresSwitchedOff = {
@@ -1107,4 +1184,4 @@ runTests {
       "/home/u/.claude-max/skills/pdf" = false;
     };
   };
-}
+})

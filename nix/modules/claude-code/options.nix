@@ -457,11 +457,13 @@ let
         worktreeDir = mkOption {
           type = types.str;
           default = ".claude/worktrees";
+          example = "~/worktrees/{repo}";
           description = ''
             Where {command}`claude-account worktree new` creates worktrees:
-            relative to the repository's top level, or absolute; `~/` is the
-            home directory and `{repo}` the repository's name, e.g.
-            `"~/worktrees/{repo}"`.
+            a path relative to the repository's top level, such as
+            `".worktrees"`, or one that starts with `~/`, the home directory;
+            `{repo}` is the repository's name, e.g. `"~/worktrees/{repo}"`.
+            An absolute path is rejected, as is one with `..`.
           '';
         };
 

@@ -9,6 +9,12 @@ in
 {
   options = {
     home.homeDirectory = mkOption { type = types.path; };
+    home.username = mkOption { type = types.str; };
+    home.stateVersion = mkOption { type = types.str; };
+    programs.git.enable = mkOption {
+      type = types.bool;
+      default = false;
+    };
 
     home.packages = mkOption {
       type = types.listOf types.package;
