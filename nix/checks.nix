@@ -31,6 +31,14 @@ in
     import ./tests/module-directories.nix { inherit lib; }
   );
 
+  # Beside the real programs.claude-code of the locked home-manager.
+  module-upstream = evaluates "claude-account-module-upstream" (
+    import ./tests/module-upstream.nix {
+      nixLib = lib;
+      hmSrc = home-manager;
+    }
+  );
+
   layer1 = pkgs.runCommand "claude-account-layer1-check" { } ''
     diff -r ${./tests/expected/layer1} ${layer1}
     touch $out

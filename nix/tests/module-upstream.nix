@@ -1,0 +1,195 @@
+# The accounts module beside home-manager's real programs.claude-code
+# (modules/programs/claude-code of a home-manager checkout; the flake's
+# checks use the locked input), through nixpkgs' lib extended with
+# home-manager's, and the stub pkgs. What the stand-in of upstream
+# (stubs/hm-claude-code.nix) models, checked against the real thing.
+#   nix-instantiate --eval --strict --json nix/tests/module-upstream.nix \
+#     --argstr nixpkgsLib NIXPKGS_LIB --argstr hmSrc HOME_MANAGER_SRC
+{
+  nixpkgsLib ? builtins.getEnv "NIXPKGS_LIB",
+  nixLib ? import (/. + nixpkgsLib),
+  # a home-manager checkout: a directory name, or the flake input
+  hmSrc ? builtins.getEnv "HOME_MANAGER_SRC",
+}:
+let
+  runTests = import ./harness.nix;
+  hm = rel: if builtins.isAttrs hmSrc then "${hmSrc}/${rel}" else /. + "${hmSrc}/${rel}";
+  lib = import (hm "modules/lib/stdlib-extended.nix") nixLib;
+  stub = import ./stubs/pkgs.nix { inherit lib; };
+  pkgs = stub // {
+    bash = stub.runCommand "bash-5.3" { } "";
+    runCommandLocal = stub.runCommand;
+  };
+  evalModule = import ./eval-module.nix { inherit lib pkgs; };
+  inherit (builtins) filter head;
+
+  claude = version: {
+    type = "derivation";
+    name = "claude-code-${version}";
+    pname = "claude-code";
+    inherit version;
+    outPath = "${builtins.storeDir}/22222222222222222222222222222222-claude-code-${version}";
+    meta.mainProgram = "claude";
+  };
+
+  # What upstream's module reads of the rest of home-manager.
+  hmOptions =
+    { lib, ... }:
+    {
+      options.meta.maintainers = lib.mkOption {
+        type = lib.types.anything;
+        default = [ ];
+      };
+      options.programs.mcp = {
+        enable = lib.mkOption {
+          type = lib.types.bool;
+          default = false;
+        };
+        servers = lib.mkOption {
+          type = lib.types.attrsOf lib.types.anything;
+          default = { };
+        };
+      };
+    };
+  eval =
+    modules:
+    (evalModule {
+      modules = [
+        (hm "modules/programs/claude-code")
+        ../modules/claude-code
+        hmOptions
+      ]
+      ++ modules;
+    }).config;
+  failed = config: map (a: a.message) (filter (a: !a.assertion) config.assertions);
+
+  # A Claude Code older than 2.1.157 with upstream's own plugins and MCP.
+  older = eval [
+    {
+      programs.claude-code = {
+        enable = true;
+        package = claude "2.1.90";
+        mcpServers.up.command = "up-server";
+        plugins.upplugin = ./fixtures/plugin;
+        accounts.max = { };
+      };
+    }
+  ];
+  # Every option of an account, beside upstream with its own.
+  everything = eval [
+    {
+      programs.claude-code = {
+        enable = true;
+        package = claude "2.1.330";
+        settings.theme = "dark";
+        skills.up = "Upstream's skill.";
+        accountDefaults.mcpServers.github.url = "https://x/mcp";
+        accounts.max = {
+          settings.model = "opus";
+          mcpServers.fs.command = "true";
+          commands.review = ./fixtures/review.md;
+          agents.reviewer = "Review.";
+          skills = ./fixtures/skills;
+          context = ./fixtures/memory.md;
+          rules.style = "Tabs.";
+          outputStyles.pirate = ./fixtures/pirate.md;
+          hooks."pre.sh" = "#!/bin/sh\n";
+          plugins.hello = ./fixtures/plugin;
+          marketplaces.local = ./fixtures/market;
+          lspServers.go.command = "gopls";
+          agentsDir = ./fixtures/commands;
+          worktreeDir = "~/worktrees/{repo}";
+          directories = [ "~/src" ];
+          statusLine = true;
+        };
+      };
+    }
+  ];
+in
+runTests {
+  # Upstream wraps the older Claude Code with --plugin-dir for its own
+  # plugins; the account runs the Claude Code itself.
+  testOlderClaudeUnwrapped = {
+    expr = {
+      upstreamWraps = lib.hasInfix "--plugin-dir" (older.programs.claude-code.finalPackage.postBuild or "");
+      account = older.programs.claude-code.accounts.max.spec.claude;
+    };
+    expected = {
+      upstreamWraps = true;
+      account = "${claude "2.1.90"}/bin/claude";
+    };
+  };
+  testOlderClaudeWarns = {
+    expr = map (w: head (lib.splitString "\n" w)) (
+      filter (lib.hasInfix "programs.claude-code.accounts") older.warnings
+    );
+    expected = [
+      "`programs.claude-code.accounts.max.package` is Claude Code 2.1.90, which shares less of the account than the launcher can:"
+    ];
+  };
+  testEverythingEvaluates = {
+    expr = {
+      assertions = failed everything;
+      warnings = everything.warnings;
+      servers = lib.attrNames everything.programs.claude-code.accounts.max.spec.mcpServers;
+      upstreamSettings = everything.home.file ? "/home/u/.claude/settings.json";
+      accountLinks = map (lib.removePrefix "/home/u/.claude-max/") (
+        filter (lib.hasPrefix "/home/u/.claude-max/") (lib.attrNames everything.home.file)
+      );
+    };
+    expected = {
+      assertions = [ ];
+      warnings = [ ];
+      servers = [
+        "fs"
+        "github"
+      ];
+      upstreamSettings = true;
+      accountLinks = [
+        "CLAUDE.md"
+        "account.toml"
+        "agents"
+        "commands"
+        "declared"
+        "hooks"
+        "output-styles"
+        "rules"
+        "skills/claude-account-lsp"
+        "skills/hello"
+        "skills/pdf"
+      ];
+    };
+  };
+  # The configuration the flake's checks build, beside the real upstream.
+  testHmCheck = {
+    expr =
+      let
+        config = eval [
+          ./hm-check.nix
+          { home.homeDirectory = lib.mkForce "/home/check"; }
+        ];
+      in
+      {
+        assertions = failed config;
+        warnings = filter (lib.hasInfix "programs.claude-code.accounts") config.warnings;
+      };
+    expected = {
+      assertions = [ ];
+      warnings = [ ];
+    };
+  };
+  # A clash upstream asserts too: a skill and a plugin of one name.
+  testSkillPluginClash = {
+    expr = filter (lib.hasInfix "accounts.max") (failed (eval [
+      {
+        programs.claude-code.accounts.max = {
+          skills.pdf = "A skill.";
+          plugins.pdf = ./fixtures/plugin;
+        };
+      }
+    ]));
+    expected = [
+      "`programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills.pdf` both become `skills/pdf/` in the account dir; give each its own name"
+    ];
+  };
+}
