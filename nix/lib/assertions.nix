@@ -303,6 +303,13 @@ in
       opt = self.optionPath;
       skills = account.skills or { };
       plugins = account.plugins or { };
+      # entries declared one by one: each owned by its option path
+      named =
+        field:
+        map (entry: {
+          inherit entry;
+          owner = quote (opt [ name field entry ]);
+        }) (self.entryNames account field);
       owners =
         (
           if builtins.isPath skills then
@@ -311,10 +318,7 @@ in
               owner = "${quote (opt [ name "skills" ])} (${quote "${toString skills}/${entry}"})";
             }) (attrNames (builtins.readDir skills))
           else
-            map (entry: {
-              inherit entry;
-              owner = quote (opt [ name "skills" entry ]);
-            }) (self.entryNames account "skills")
+            named "skills"
         )
         ++ (
           if builtins.isList plugins then
@@ -323,10 +327,7 @@ in
               owner = "${quote (opt [ name "plugins" ])} (${quote (toString plugin)})";
             }) plugins
           else
-            map (entry: {
-              inherit entry;
-              owner = quote (opt [ name "plugins" entry ]);
-            }) (self.entryNames account "plugins")
+            named "plugins"
         )
         ++ (
           if (account.lspServers or { }) != { } then
