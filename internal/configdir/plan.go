@@ -16,6 +16,8 @@ import (
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/jsonx"
+	"github.com/claude-account/claude-account/internal/runtimes"
+	"github.com/claude-account/claude-account/internal/shared"
 	"github.com/claude-account/claude-account/internal/trust"
 )
 
@@ -28,6 +30,9 @@ const (
 	Unlink Op = "unlink"
 	Write  Op = "write"
 	Move   Op = "move"
+	// Register records Path in the account's record of the runtimes the
+	// launcher made (Target: the record's file), once Path exists.
+	Register Op = "register"
 )
 
 // Step is one change to the file system. A plan is a list of them, so it can
@@ -54,6 +59,8 @@ func (s Step) String() string {
 		return fmt.Sprintf("link  %s -> %s (%s)", s.Path, s.Target, s.Why)
 	case Move:
 		return fmt.Sprintf("move  %s -> %s (%s)", s.Path, s.Target, s.Why)
+	case Register:
+		return fmt.Sprintf("register %s in %s (%s)", s.Path, s.Target, s.Why)
 	default:
 		return fmt.Sprintf("%-5s %s (%s)", s.Op, s.Path, s.Why)
 	}
@@ -62,9 +69,13 @@ func (s Step) String() string {
 // Plan is everything a launch must change before Claude starts.
 type Plan struct {
 	Layout
-	Steps    []Step
-	Notes    []string // one-line notices for the user
-	releases []func() // unmap what was mapped; see Close
+	Steps []Step
+	Notes []string // one-line notices for the user
+	// SetsAside: the plan moves the existing runtime dir aside (it belongs
+	// to another workspace, or is not the launcher's). No other Claude may
+	// be using it then.
+	SetsAside bool
+	releases  []func() // unmap what was mapped; see Close
 }
 
 // Close releases the files the plan mapped. The plan's steps read from them:
@@ -131,7 +142,7 @@ func MakePlan(in Input) (*Plan, error) {
 		if err := p.planState(in, false); err != nil {
 			return nil, err
 		}
-		p.sweepTemps()
+		p.sweepTemps(in.Account.Dir, false)
 		return p, nil
 	}
 	dir := in.Layout.ConfigDir
@@ -154,24 +165,42 @@ func MakePlan(in Input) (*Plan, error) {
 			return nil, fmt.Errorf("%s is writable by others (mode %#o); run 'chmod go-w %s'", d, fi.Mode().Perm(), d)
 		}
 	}
+	made, err := runtimes.Read(runtimes.Path(in.Account.Dir))
+	if err != nil {
+		return nil, err
+	}
+	fresh := !exists(dir)
+	if !fresh && !made.Made(dir) {
+		// Not the launcher's: it came with the repository (an archive, a
+		// copied checkout) or was put there by hand. Nothing in it is read;
+		// it is kept aside, as it is, for the user to look at.
+		moved := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+		p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "not made by claude-account for this account"})
+		p.Notes = append(p.Notes, fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s, read nothing from it, and started fresh", dir, moved))
+		fresh, p.SetsAside = true, true
+	}
 	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
 	wsData := ws.encode()
 
 	// The binding is read once: when its bytes are what we would write, it
 	// is ours and nothing is decoded.
-	cur, curErr := fsx.ReadFile(filepath.Join(dir, WorkspaceFile))
-	fresh := !exists(dir)
+	var cur []byte
+	var curErr error = fs.ErrNotExist
+	if !fresh {
+		cur, curErr = fsx.ReadFile(filepath.Join(dir, WorkspaceFile))
+	}
 	if !fresh && curErr == nil && !bytes.Equal(cur, wsData) {
 		var old Workspace
 		if json.Unmarshal(cur, &old) == nil && (old.Toplevel != ws.Toplevel || old.Fingerprint != ws.Fingerprint) {
 			moved := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
 			p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "bound to " + old.Toplevel})
 			p.Notes = append(p.Notes, fmt.Sprintf("%s was made for %s, not %s (copied or moved?); kept it as %s and started fresh", dir, old.Toplevel, ws.Toplevel, moved))
-			fresh = true
+			fresh, p.SetsAside = true, true
 		}
 	}
 	if fresh {
-		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: dir, Mode: 0o700, Why: "new runtime"})
+		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: dir, Mode: 0o700, Why: "new runtime"},
+			Step{Op: Register, Path: dir, Target: runtimes.Path(in.Account.Dir), Why: "made by claude-account for this account"})
 	}
 	if fresh || !exists(filepath.Join(dir, "logs")) {
 		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: filepath.Join(dir, "logs"), Mode: 0o700, Why: "Claude's logs"})
@@ -195,43 +224,71 @@ func MakePlan(in Input) (*Plan, error) {
 	if fresh || !bytes.Equal(cur, wsData) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: filepath.Join(dir, WorkspaceFile), Data: wsData, Mode: 0o600, Why: "workspace binding"})
 	}
-	if !fresh {
-		p.sweepTemps()
-	}
+	// A fresh runtime has no temporary files of ours (a dir set aside may
+	// have any: it is kept as it is).
+	p.sweepTemps(in.Account.Dir, !fresh)
 	return p, nil
 }
 
-// written are the files a launch writes in a config dir.
-var written = []string{".claude.json", "settings.json", WorkspaceFile, ManagedFile}
+// written are the files a launch writes in a config dir and in the account
+// dir, atomically: through a temporary file "."+name+digits beside them.
+var written = []string{".claude.json", "settings.json", WorkspaceFile, ManagedFile, shared.FileName, runtimes.FileName, Credentials}
 
-// sweepTemps plans the removal of temporary files that a launch killed in
-// the middle of a write left behind (".claude.json<digits>" and the like):
-// full copies of Claude's state, secrets included. The instance lock, held
-// when the plan is applied, means no other launch is writing them now.
-func (p *Plan) sweepTemps() {
-	des, err := os.ReadDir(p.ConfigDir)
+// Temps lists the temporary files that a launch killed in the middle of a
+// write left behind in dir (".claude.json<digits>" and the like): full
+// copies of Claude's state or the ledger, secrets included.
+func Temps(dir string) []string {
+	des, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return nil
 	}
+	var out []string
 	for _, de := range des {
 		if !de.Type().IsRegular() || len(de.Name()) < 2 || de.Name()[0] != '.' {
 			continue
 		}
 		for _, w := range written {
 			if fsx.IsTemp(de.Name(), w) {
-				p.Steps = append(p.Steps, Step{Op: Unlink, Path: filepath.Join(p.ConfigDir, de.Name()), Why: "left by an interrupted write"})
+				out = append(out, filepath.Join(dir, de.Name()))
 			}
+		}
+	}
+	return out
+}
+
+// sweepTemps plans the removal of Temps in the config dir and the account
+// dir. The instance lock and the account's lock, held when the plan is
+// applied, mean no other launch is writing them now.
+func (p *Plan) sweepTemps(accountDir string, configDir bool) {
+	dirs := []string{accountDir}
+	if configDir && !fsx.SamePath(p.ConfigDir, accountDir) {
+		dirs = append(dirs, p.ConfigDir)
+	}
+	for _, dir := range dirs {
+		for _, t := range Temps(dir) {
+			p.Steps = append(p.Steps, Step{Op: Unlink, Path: t, Why: "left by an interrupted write"})
 		}
 	}
 }
 
-// describe says what a non-directory is, for messages.
+// describe says what kind of file path is, for messages: "a symlink to X",
+// "a directory", "a named pipe (FIFO)".
 func describe(path string, fi fs.FileInfo) string {
-	if fi.Mode()&fs.ModeSymlink != 0 {
+	m := fi.Mode()
+	switch {
+	case m&fs.ModeSymlink != 0:
 		if t, err := os.Readlink(path); err == nil {
 			return "a symlink to " + t
 		}
 		return "a symlink"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
 	}
 	return "a file"
 }
@@ -366,6 +423,8 @@ func (p *Plan) Apply() error {
 			err = fsx.WriteFile(s.Path, s.Data, s.Mode)
 		case s.Op == Move:
 			err = move(s.Path, s.Target)
+		case s.Op == Register:
+			err = runtimes.Register(s.Target, s.Path)
 		}
 		if err != nil {
 			discard(staged)

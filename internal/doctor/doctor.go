@@ -16,12 +16,13 @@ import (
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/trust"
 )
 
 // Finding is one problem.
 type Finding struct {
-	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins
+	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins
 	Path    string `json:"path"`
 	Message string `json:"message"` // one sentence with the fix
 	Fixable bool   `json:"fixable"`
@@ -65,14 +66,20 @@ func Quick(in Input) []Finding {
 func Check(in Input) []Finding {
 	out := Quick(in)
 	if in.Layout.IsRuntime {
-		out = append(out, replaced(in)...)
-		out = append(out, moved(in)...)
-		out = append(out, earlier(in)...)
+		if f := notMade(in); f != nil {
+			// Nothing in it is the account's: the rest does not apply.
+			out = append(out, *f)
+		} else {
+			out = append(out, replaced(in)...)
+			out = append(out, moved(in)...)
+			out = append(out, earlier(in)...)
+		}
 	}
 	if err := lock.CheckDir(in.LockDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		out = append(out, lockDir(in, err))
 	}
 	out = append(out, overlay(in)...)
+	out = append(out, temps(in)...)
 	p, err := in.plan()
 	if err == nil {
 		err = p.Verify()
@@ -236,6 +243,35 @@ func earlier(in Input) []Finding {
 	if plugins != "" {
 		out = append(out, Finding{ID: "earlier-plugins", Path: plugins,
 			Message: fmt.Sprintf("%s holds plugins installed in this worktree by an earlier version, and cannot move: %s; Claude now keeps the account's plugins in %s: install them again there ('claude plugin install'), then remove %s", plugins, why, filepath.Join(in.Account.Dir, "plugins"), plugins)})
+	}
+	return out
+}
+
+// notMade finds a runtime dir the launcher did not make for this account (it
+// came with the repository): the next launch sets it aside unread.
+func notMade(in Input) *Finding {
+	dir := in.Layout.ConfigDir
+	made, err := runtimes.Read(runtimes.Path(in.Account.Dir))
+	if err != nil || !exists(dir) || made.Made(dir) {
+		return nil // a damaged record is reported by the plan (invalid-state)
+	}
+	return &Finding{ID: "not-made", Path: dir, Fixable: true, fix: repairPlan(in), rebuilds: true,
+		Message: fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository, or an earlier version made it); 'claude-account doctor --fix' (or the next launch) keeps it aside unread and starts fresh", dir)}
+}
+
+// temps finds the temporary copies an interrupted write left in the config
+// dir and the account dir: the next launch, or --fix, removes them.
+func temps(in Input) []Finding {
+	dirs := []string{in.Account.Dir}
+	if in.Layout.IsRuntime && notMade(in) == nil {
+		dirs = append(dirs, in.Layout.ConfigDir)
+	}
+	var out []Finding
+	for _, dir := range dirs {
+		for _, t := range configdir.Temps(dir) {
+			out = append(out, Finding{ID: "temp-file", Path: t, Fixable: true, fix: repairPlan(in), rebuilds: true,
+				Message: fmt.Sprintf("%s is a temporary copy left by an interrupted write (it may hold secrets); 'claude-account doctor --fix' (or the next launch) removes it", t)})
+		}
 	}
 	return out
 }
