@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/doctor"
@@ -51,9 +50,7 @@ func (c *DoctorCmd) Run(d *Deps) error {
 	remaining := found
 	if c.Fix && len(found) > 0 {
 		// Repairs rewrite what a running Claude uses: take its lock first.
-		held, err := lock.Acquire(lock.Dir(d.Env), ws.lockKey(), ws.slots(), lock.Holder{
-			PID: os.Getpid(), Account: ws.account.Name, Workspace: ws.context.Toplevel, Started: d.Now().UTC(),
-		}, ws.where(d))
+		held, err := ws.acquire(d)
 		var running *lock.AlreadyRunningError
 		if errors.As(err, &running) {
 			return fmt.Errorf("%v; stop it before 'doctor --fix' repairs what it uses", err)

@@ -96,9 +96,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	}
 	// The lock comes before the plan: a plan made while another Claude
 	// still ran would splice a .claude.json that Claude rewrites as it exits.
-	held, err := lock.Acquire(lock.Dir(d.Env), ws.lockKey(), ws.slots(), lock.Holder{
-		PID: os.Getpid(), Account: ws.account.Name, Workspace: ws.context.Toplevel, Started: d.Now().UTC(),
-	}, ws.where(d))
+	held, err := ws.acquire(d)
 	if err != nil {
 		return err
 	}
@@ -110,7 +108,13 @@ func (c *RunCmd) Run(d *Deps) error {
 		return err
 	}
 	plan, err := configdir.MakePlan(ws.input(d))
+	if err == nil && plan.SetsAside {
+		// With several instances allowed, another Claude may hold a slot of
+		// this runtime: it is never moved from under it.
+		err = ws.notInUse(d, held)
+	}
 	if err != nil {
+		plan.Close()
 		releaseShared()
 		return err
 	}
