@@ -8,8 +8,10 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
 )
 
@@ -18,6 +20,18 @@ type workspace struct {
 	account *account.Account
 	context gitctx.Context
 	layout  configdir.Layout
+	claude  claudever.Binary // set by findClaude
+}
+
+// findClaude finds the Claude Code binary this workspace runs (account.toml,
+// $CLAUDE_ACCOUNT_CLAUDE, PATH) and which release it is.
+func (w *workspace) findClaude(d *Deps) (claudever.Binary, error) {
+	path, err := launch.FindClaude(claudeCandidates(d, w.account), d.Env)
+	if err != nil {
+		return claudever.Binary{}, err
+	}
+	w.claude = claudever.Identify(path, filepath.Join(d.Env.CacheHome(), "claude-account", "claude-versions.json"), d.Env.List())
+	return w.claude, nil
 }
 
 // accountName names the account a command is for: --account, else
@@ -146,5 +160,5 @@ func (w *workspace) where(d *Deps) string {
 // so run, doctor and status plan alike.
 func (w *workspace) input(d *Deps) configdir.Input {
 	return configdir.Input{Account: w.account, Context: w.context, Layout: w.layout,
-		Trust: trustStore(d), Exe: executable(), Now: d.Now()}
+		Trust: trustStore(d), Exe: executable(), Now: d.Now(), Claude: w.claude}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/jsonx"
@@ -127,6 +128,9 @@ type Input struct {
 	Trust   trust.Store
 	Exe     string // this launcher, for the hooks it registers
 	Now     time.Time
+	// Claude is the Claude Code the config dir is made for: what it can
+	// share with the account depends on its release (SharedVia).
+	Claude claudever.Binary
 }
 
 // MakePlan reads the current state and lists the steps that bring it to the
@@ -209,10 +213,17 @@ func MakePlan(in Input) (*Plan, error) {
 	for _, name := range Linked {
 		p.link(dir, in.Account.Dir, name, fresh)
 	}
+	p.planLogin(in, fresh)
 	if !fresh {
-		p.retireCredentials(dir, in.Account.Dir)
-		p.migrateMemory(in)
-		p.migratePlugins(in)
+		// What an older Claude kept in this runtime moves to the account
+		// once the Claude in use reads it from there; before that, moving it
+		// would lose it to Claude.
+		if in.Claude.Has(claudever.RemoteMemoryDir) {
+			p.migrateMemory(in)
+		}
+		if in.Claude.Has(claudever.PluginCacheDir) {
+			p.migratePlugins(in)
+		}
 	}
 
 	if err := p.planState(in, fresh); err != nil {
@@ -326,35 +337,67 @@ func (p *Plan) link(dir, accountDir, name string, fresh bool) {
 	}
 }
 
-// Credentials is Claude's login file on Linux. Claude reads it from the
-// account dir (CLAUDE_SECURESTORAGE_CONFIG_DIR), so no runtime holds one.
+// Credentials is Claude's login file on Linux.
 const Credentials = ".credentials.json"
 
-// retireCredentials tidies the login of a runtime made by an earlier
-// version, which linked the account's login into each runtime: the link goes;
-// a login Claude wrote there as a file becomes the account's when it is the
-// newer one (written through a symlinked account login, never over it).
-func (p *Plan) retireCredentials(dir, accountDir string) {
-	path := filepath.Join(dir, Credentials)
+// planLogin shares the account's login with a runtime the way the Claude in
+// use reads it (SharedVia): from 2.1.144 Claude reads the account dir itself
+// (CLAUDE_SECURESTORAGE_CONFIG_DIR) and the runtime holds no login; before,
+// it reads and writes only the config dir's .credentials.json, so on Linux
+// that is a link to the account's. A login Claude wrote in the runtime as a
+// file of its own (after a logout there, or under a Claude of the other
+// kind) becomes the account's when it is the newer one: written through a
+// symlinked account login, never over it. Only runtimes the launcher made get
+// this far (MakePlan), so a login that came with a repository never does.
+func (p *Plan) planLogin(in Input, fresh bool) {
+	path := filepath.Join(p.ConfigDir, Credentials)
+	acct := filepath.Join(in.Account.Dir, Credentials)
+	link := false
+	for _, s := range SharedVia(in.Account, p.Layout, in.Claude) {
+		link = link || s.Name == "login" && s.Via == "link"
+	}
+	linkStep := Step{Op: Link, Path: path, Target: acct, Why: "the account's login, which this Claude reads only from its config dir"}
+	if fresh {
+		if link {
+			p.Steps = append(p.Steps, linkStep)
+		}
+		return
+	}
 	fi, err := os.Lstat(path)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if link {
+			p.Steps = append(p.Steps, linkStep)
+		}
+		return
+	case err != nil:
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v", path, err))
+		return
+	case fi.Mode()&fs.ModeSymlink != 0:
+		cur, _ := os.Readlink(path)
+		switch {
+		case link && cur != acct:
+			p.Steps = append(p.Steps, linkStep)
+		case !link:
+			p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "Claude reads the account's login from the account dir"})
+		}
+		return
+	case !fi.Mode().IsRegular():
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is %s; Claude keeps the login in %s, so remove it", path, describe(path, fi), in.Account.Dir))
 		return
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "Claude reads the account's login from the account dir"})
-		return
-	}
-	if !fi.Mode().IsRegular() {
-		p.Notes = append(p.Notes, fmt.Sprintf("%s is a %s; Claude reads the login from %s, so remove it", path, kindOf(fi), accountDir))
-		return
-	}
-	target := filepath.Join(accountDir, Credentials)
+	target := acct
 	if resolved, err := filepath.EvalSymlinks(target); err == nil {
 		target = resolved
 	}
-	acct, err := os.Stat(target)
-	if err == nil && !fi.ModTime().After(acct.ModTime()) {
-		p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "older than the account's login"})
+	replace := Step{Op: Unlink, Path: path, Why: "moved to the account"}
+	if link {
+		replace = linkStep
+		replace.Replace = true
+	}
+	if a, err := os.Stat(target); err == nil && !fi.ModTime().After(a.ModTime()) {
+		replace.Why = "older than the account's login"
+		p.Steps = append(p.Steps, replace)
 		return
 	}
 	data, err := os.ReadFile(path)
@@ -362,9 +405,7 @@ func (p *Plan) retireCredentials(dir, accountDir string) {
 		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v; left as it is", path, err))
 		return
 	}
-	p.Steps = append(p.Steps,
-		Step{Op: Write, Path: target, Data: data, Secret: true, Why: "newer login from " + path},
-		Step{Op: Unlink, Path: path, Why: "moved to the account"})
+	p.Steps = append(p.Steps, Step{Op: Write, Path: target, Data: data, Secret: true, Why: "newer login from " + path}, replace)
 	p.Notes = append(p.Notes, fmt.Sprintf("moved the login in %s to %s, where every worktree reads it", path, target))
 }
 

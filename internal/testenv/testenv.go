@@ -98,6 +98,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"apistub":     apistub,
 		"apitext":     apitext,
 		"endsas":      endsas,
+		"mkclaude":    mkclaude,
 	}
 }
 
@@ -147,6 +148,38 @@ func mkbare(ts *testscript.TestScript, neg bool, args []string) {
 	src := ts.MkAbs(".bare-src-" + filepath.Base(args[0]))
 	mkrepo(ts, false, []string{src})
 	git(ts, "clone", "-q", "--bare", src, ts.MkAbs(args[0]))
+}
+
+// mkclaude DIR VERSION: an npm install of Claude Code VERSION in DIR, as
+// 'npm install --prefix DIR' lays it out (node_modules/.bin/claude linking to
+// the package's cli.js beside its package.json), whose cli.js runs the stub
+// claude. The launcher reads VERSION from package.json, as from a real one.
+func mkclaude(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mkclaude DIR VERSION")
+	}
+	dir := ts.MkAbs(args[0])
+	stub, err := lookIn(ts.Getenv("PATH"), "claude")
+	ts.Check(err)
+	pkg := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code")
+	ts.Check(os.MkdirAll(pkg, 0o755))
+	ts.Check(os.MkdirAll(filepath.Join(dir, "node_modules", ".bin"), 0o755))
+	ts.Check(os.WriteFile(filepath.Join(pkg, "package.json"),
+		[]byte(fmt.Sprintf(`{"name": "@anthropic-ai/claude-code", "version": %q, "bin": {"claude": "cli.js"}}`+"\n", args[1])), 0o644))
+	ts.Check(os.WriteFile(filepath.Join(pkg, "cli.js"),
+		[]byte(fmt.Sprintf("#!/bin/sh\nCLAUDE_STUB_VERSION=%s exec %s \"$@\"\n", args[1], stub)), 0o755))
+	ts.Check(os.Symlink("../@anthropic-ai/claude-code/cli.js", filepath.Join(dir, "node_modules", ".bin", "claude")))
+}
+
+// lookIn finds an executable name in the directories of path.
+func lookIn(path, name string) (string, error) {
+	for _, d := range filepath.SplitList(path) {
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s not found", name)
 }
 
 // readlink PATH TARGET: PATH is a symlink whose target is exactly TARGET.
@@ -315,6 +348,10 @@ func tree(ts *testscript.TestScript, dir string) string {
 	return strings.Join(lines, "\n")
 }
 
+// StubVersion is the release the stub claude says it is (--version) unless
+// CLAUDE_STUB_VERSION says otherwise: the newest the launcher knows.
+const StubVersion = "2.1.330"
+
 // StubClaude stands in for Claude Code: it prints what it was started with.
 // CLAUDE_STUB_EXIT=N makes it exit N. CLAUDE_STUB_READY=FILE makes it write
 // "<launcher pid>\n<own pid>\n" to FILE and then wait for signals, printing
@@ -324,6 +361,15 @@ func tree(ts *testscript.TestScript, dir string) string {
 // its working directory, as Claude editing code would; CLAUDE_STUB_SH=SCRIPT
 // runs SCRIPT with sh, as Claude changing its own files would.
 func StubClaude() {
+	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		// As Claude answers it: the launcher asks once per binary.
+		v := os.Getenv("CLAUDE_STUB_VERSION")
+		if v == "" {
+			v = StubVersion
+		}
+		fmt.Printf("%s (Claude Code)\n", v)
+		return
+	}
 	fmt.Printf("config=%s\n", os.Getenv("CLAUDE_CONFIG_DIR"))
 	fmt.Printf("task=%s\n", os.Getenv("CLAUDE_CODE_TASK_LIST_ID"))
 	fmt.Printf("account=%s\n", os.Getenv("CLAUDE_ACCOUNT"))
@@ -451,6 +497,11 @@ func NewWorld(t testing.TB, stub string, extra ...string) *World {
 		must(t, os.MkdirAll(strings.SplitN(kv, "=", 2)[1], 0o700))
 	}
 	must(t, os.MkdirAll(stubDir, 0o755))
+	// The launcher asks a Claude of unknown origin its release once
+	// (claudever): every stub answers as the newest Claude does.
+	if first, rest, ok := strings.Cut(stub, "\n"); ok && strings.HasPrefix(first, "#!") {
+		stub = first + "\n" + `if [ "$#" = 1 ] && [ "$1" = --version ]; then echo "` + StubVersion + ` (Claude Code)"; exit 0; fi` + "\n" + rest
+	}
 	must(t, os.WriteFile(filepath.Join(stubDir, "claude"), []byte(stub), 0o755))
 	must(t, os.WriteFile(gitconfig, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644))
 	w.Env = append(append(dirs, "PATH="+stubDir+":"+os.Getenv("PATH"),
