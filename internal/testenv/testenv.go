@@ -23,6 +23,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tidwall/gjson"
+
+	"github.com/claude-account/claude-account/internal/claudever"
 )
 
 const snapshotsKey = "snapshots"
@@ -53,18 +55,50 @@ func Setup(e *testscript.Env) error {
 	}
 	e.Setenv("GIT_CONFIG_GLOBAL", gitconfig)
 	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	// The real Claude Code, when installed (.ci/run does): scripts guarded by
-	// [realclaude] check what it actually loads.
-	if p := os.Getenv("CLAUDE_REAL_BIN"); p != "" {
-		e.Setenv("CLAUDE_REAL_BIN", p)
-	}
 	e.Values[snapshotsKey] = &sync.Map{}
 	return nil
 }
 
+// RealSetup is Setup for a run against the real Claude Code at bin: scripts
+// guarded by [realclaude] find it as $CLAUDE_REAL_BIN.
+func RealSetup(bin string) func(*testscript.Env) error {
+	return func(e *testscript.Env) error {
+		if err := Setup(e); err != nil {
+			return err
+		}
+		e.Setenv("CLAUDE_REAL_BIN", bin)
+		return nil
+	}
+}
+
 // Condition answers the scripts' [conditions]; an unknown one is an error,
-// so a typo cannot silently skip a test.
+// so a typo cannot silently skip a test. With the stub claude, [realclaude] is
+// false and [claude:X.Y.Z] compares with StubVersion.
 func Condition(cond string) (bool, error) {
+	return condition(cond, "", StubVersion)
+}
+
+// RealCondition answers them for a run against the real Claude Code at bin,
+// release v: [realclaude] holds, [claude:X.Y.Z] holds when v is X.Y.Z or newer.
+func RealCondition(bin string, v claudever.Version) func(string) (bool, error) {
+	ok := exec.Command(bin, "--version").Run() == nil
+	return func(cond string) (bool, error) {
+		if cond == "realclaude" {
+			return ok, nil
+		}
+		return condition(cond, bin, v.String())
+	}
+}
+
+func condition(cond, real, version string) (bool, error) {
+	if want, ok := strings.CutPrefix(cond, "claude:"); ok {
+		w, ok := claudever.Parse(want)
+		if !ok || w.String() != want {
+			return false, fmt.Errorf("condition %q: want claude:X.Y.Z", cond)
+		}
+		v, _ := claudever.Parse(version)
+		return v.AtLeast(w), nil
+	}
 	switch cond {
 	case "linux":
 		return goruntime.GOOS == "linux", nil
@@ -74,8 +108,7 @@ func Condition(cond string) (bool, error) {
 		// A private mount namespace lets a test make a read-only mount.
 		return exec.Command("unshare", "-m", "true").Run() == nil, nil
 	case "realclaude":
-		p := os.Getenv("CLAUDE_REAL_BIN")
-		return p != "" && exec.Command(p, "--version").Run() == nil, nil
+		return real != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }
