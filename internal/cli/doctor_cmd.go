@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -36,7 +36,11 @@ Examples:
 type DoctorReport struct {
 	OK       bool               `json:"ok"`
 	Findings []doctor.Finding   `json:"findings"`
+	Claude   claudever.Binary   `json:"claude"` // the Claude Code binary and its release
 	Shared   []configdir.Shared `json:"shared"` // where each thing shared with the account resolves
+	// LoggedIn: Claude will find a login here (or an API key); false: it
+	// will ask for one, once for the whole account.
+	LoggedIn bool `json:"loggedIn"`
 }
 
 // Run checks, optionally fixes, and checks again.
@@ -45,15 +49,17 @@ func (c *DoctorCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
+	bin, claudeErr := ws.findClaude(d)
+	if claudeErr != nil {
+		bin = claudever.Binary{Problem: claudeErr.Error()}
+	}
 	in := doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout,
-		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Exe: executable(), Now: d.Now()}
+		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Exe: executable(), Now: d.Now(), Claude: bin, Env: d.Env}
 	found := doctor.Check(in)
 	remaining := found
 	if c.Fix && len(found) > 0 {
 		// Repairs rewrite what a running Claude uses: take its lock first.
-		held, err := lock.Acquire(lock.Dir(d.Env), ws.lockKey(), ws.slots(), lock.Holder{
-			PID: os.Getpid(), Account: ws.account.Name, Workspace: ws.context.Toplevel, Started: d.Now().UTC(),
-		}, ws.where(d))
+		held, err := ws.acquire(d)
 		var running *lock.AlreadyRunningError
 		if errors.As(err, &running) {
 			return fmt.Errorf("%v; stop it before 'doctor --fix' repairs what it uses", err)
@@ -65,8 +71,8 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		found = doctor.Fix(found)
 		remaining = doctor.Check(in)
 	}
-	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...),
-		Shared: configdir.SharedState(ws.account, ws.layout, d.Env)}
+	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...), Claude: bin,
+		Shared: configdir.SharedState(ws.account, ws.layout, d.Env, bin), LoggedIn: doctor.HasLogin(in)}
 	if c.JSON {
 		enc := json.NewEncoder(d.Stdout)
 		enc.SetIndent("", "  ")
@@ -80,8 +86,16 @@ func (c *DoctorCmd) Run(d *Deps) error {
 				fmt.Fprintf(d.Stdout, "  fixed: %s\n", f.Fixed)
 			}
 		}
-		if len(found) == 0 {
+		switch {
+		case len(found) > 0:
+		case !rep.LoggedIn:
+			fmt.Fprintf(d.Stdout, "ok: claude (%s) can start in %s (config dir %s); it asks you to log in once: no login in %s yet, and every worktree shares the one you give\n",
+				ws.account.Name, ws.where(d), d.Env.TildePath(ws.layout.ConfigDir), d.Env.TildePath(ws.account.Dir))
+		default:
 			fmt.Fprintf(d.Stdout, "ok: claude (%s) is ready in %s (config dir %s)\n", ws.account.Name, ws.where(d), d.Env.TildePath(ws.layout.ConfigDir))
+		}
+		if claudeErr == nil {
+			fmt.Fprintf(d.Stdout, "claude: %s, Claude Code %s\n", d.Env.TildePath(bin.Path), bin.Describe())
 		}
 		for _, s := range rep.Shared {
 			fmt.Fprintf(d.Stdout, "shared %s: %s\n", s.Name, sharedWhere(d, s))

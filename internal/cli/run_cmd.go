@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/env"
@@ -87,18 +88,17 @@ func (c *RunCmd) Run(d *Deps) error {
 		// kong keeps the separator; it was ours, not Claude's.
 		args = args[1:]
 	}
-	claude, err := launch.FindClaude(claudeCandidates(d, ws.account), d.Env)
+	bin, err := ws.findClaude(d)
 	if err != nil {
 		return err
 	}
+	claude := bin.Path
 	if c.DryRun {
 		return c.dryRun(d, ws, claude, args)
 	}
 	// The lock comes before the plan: a plan made while another Claude
 	// still ran would splice a .claude.json that Claude rewrites as it exits.
-	held, err := lock.Acquire(lock.Dir(d.Env), ws.lockKey(), ws.slots(), lock.Holder{
-		PID: os.Getpid(), Account: ws.account.Name, Workspace: ws.context.Toplevel, Started: d.Now().UTC(),
-	}, ws.where(d))
+	held, err := ws.acquire(d)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,13 @@ func (c *RunCmd) Run(d *Deps) error {
 		return err
 	}
 	plan, err := configdir.MakePlan(ws.input(d))
+	if err == nil && plan.SetsAside {
+		// With several instances allowed, another Claude may hold a slot of
+		// this runtime: it is never moved from under it.
+		err = ws.notInUse(d, held)
+	}
 	if err != nil {
+		plan.Close()
 		releaseShared()
 		return err
 	}
@@ -130,7 +136,10 @@ func (c *RunCmd) Run(d *Deps) error {
 	}
 	plan.Close()
 	stamp := configdir.Stamp(ws.layout)
-	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout}))
+	quick := doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Claude: ws.claude}
+	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(quick))
+	// Once per release of Claude, not per worktree.
+	warnOnce(d, "claude "+ws.account.Name, doctor.Degraded(quick))
 
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: args, Env: launchEnv(d, ws).List(), Dir: d.Dir,
@@ -208,13 +217,13 @@ func launchEnv(d *Deps, ws *workspace) env.Env {
 	e := d.Env.With("CLAUDE_CONFIG_DIR", ws.layout.ConfigDir, "CLAUDE_ACCOUNT", ws.account.Name)
 	// The login, the memory and the plugins are the account's, in every
 	// worktree: see configdir.SharedVia.
-	for _, s := range configdir.SharedEnv(ws.account, ws.layout, d.Env) {
+	for _, s := range configdir.SharedEnv(ws.account, ws.layout, d.Env, ws.claude) {
 		e[s.Variable] = s.Path
 	}
 	// A wrapper's account dir must not leak into a launcher started from
 	// inside Claude for another account (claudepro within claudemax).
 	delete(e, "CLAUDE_ACCOUNT_DIR")
-	if ws.inWorkTree() && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" {
+	if ws.inWorkTree() && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" && ws.claude.Has(claudever.TaskListID) {
 		e["CLAUDE_CODE_TASK_LIST_ID"] = "ws-" + ws.context.Fingerprint
 		if m := worktree.ReadMeta(ws.context.GitDir); m != nil && ws.context.Kind == gitctx.Linked {
 			e["CLAUDE_CODE_TASK_LIST_ID"] = worktree.Flatten(m.Slug)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/lock"
 )
@@ -35,6 +36,7 @@ type Status struct {
 	ConfigDir   string                `json:"configDir"`
 	Runtime     bool                  `json:"runtime"`
 	ReadOnly    string                `json:"readOnlyGitDir,omitempty"`
+	Claude      claudever.Binary      `json:"claude"`
 	Links       []configdir.LinkState `json:"links"`
 	Shared      []configdir.Shared    `json:"shared"`
 	Running     []lock.Held           `json:"running"`
@@ -47,6 +49,10 @@ func (c *StatusCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
+	bin, err := ws.findClaude(d)
+	if err != nil {
+		bin = claudever.Binary{Problem: err.Error()}
+	}
 	names := configdir.Linked
 	if ws.layout.IsRuntime {
 		names = append(names[:len(names):len(names)], "settings.json")
@@ -56,7 +62,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 		Dir: ws.context.Dir, Toplevel: ws.context.Toplevel, GitDir: ws.context.GitDir, CommonDir: ws.context.CommonDir,
 		Fingerprint: ws.context.Fingerprint, ConfigDir: ws.layout.ConfigDir, Runtime: ws.layout.IsRuntime,
 		ReadOnly: ws.layout.ReadOnly, Links: configdir.Inspect(ws.layout.ConfigDir, names), Notes: ws.context.Notes,
-		Shared: configdir.SharedState(ws.account, ws.layout, d.Env),
+		Shared: configdir.SharedState(ws.account, ws.layout, d.Env, bin), Claude: bin,
 	}
 	held, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == ws.lockKey() })
 	if err != nil {
@@ -84,6 +90,11 @@ func (c *StatusCmd) Run(d *Deps) error {
 	row("git dir", st.GitDir)
 	row("fingerprint", st.Fingerprint)
 	row("config dir", st.ConfigDir)
+	if bin.Path != "" {
+		row("claude", d.Env.TildePath(bin.Path)+", Claude Code "+bin.Describe())
+	} else {
+		row("claude", bin.Problem)
+	}
 	row("read-only git dir", st.ReadOnly)
 	for _, l := range st.Links {
 		if l.Kind == "missing" {
@@ -117,6 +128,9 @@ func (c *StatusCmd) Run(d *Deps) error {
 // sharedWhere is where a shared thing resolves and how: "~/.claude-max
 // ($CLAUDE_CODE_REMOTE_MEMORY_DIR)".
 func sharedWhere(d *Deps, s configdir.Shared) string {
+	if s.Via == "none" {
+		return fmt.Sprintf("not shared on this version: needs Claude Code ≥ %s (%s)", s.Needs, s.Note)
+	}
 	via := s.Via
 	if s.Variable != "" {
 		via = "$" + s.Variable
@@ -124,5 +138,9 @@ func sharedWhere(d *Deps, s configdir.Shared) string {
 	if s.FromUser {
 		via += ", set by you"
 	}
-	return fmt.Sprintf("%s (%s)", d.Env.TildePath(s.Path), via)
+	where := fmt.Sprintf("%s (%s)", d.Env.TildePath(s.Path), via)
+	if s.Needs != "" {
+		where += fmt.Sprintf("; %s needs Claude Code ≥ %s", s.Note, s.Needs)
+	}
+	return where
 }

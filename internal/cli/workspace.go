@@ -2,12 +2,16 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
 )
 
@@ -16,6 +20,18 @@ type workspace struct {
 	account *account.Account
 	context gitctx.Context
 	layout  configdir.Layout
+	claude  claudever.Binary // set by findClaude
+}
+
+// findClaude finds the Claude Code binary this workspace runs (account.toml,
+// $CLAUDE_ACCOUNT_CLAUDE, PATH) and which release it is.
+func (w *workspace) findClaude(d *Deps) (claudever.Binary, error) {
+	path, err := launch.FindClaude(claudeCandidates(d, w.account), d.Env)
+	if err != nil {
+		return claudever.Binary{}, err
+	}
+	w.claude = claudever.Identify(path, filepath.Join(d.Env.CacheHome(), "claude-account", "claude-versions.json"), d.Env.List())
+	return w.claude, nil
 }
 
 // accountName names the account a command is for: --account, else
@@ -86,12 +102,47 @@ func (w *workspace) inWorkTree() bool {
 	return w.context.Kind != gitctx.NotGit && w.context.Kind != gitctx.Bare
 }
 
-// lockKey is the instance lock's key (lock.Key).
+// lockKey is the instance lock's key (lock.Key): one per config dir. Two
+// work trees can share one git dir (GIT_WORK_TREE, a .git file naming
+// another repository's git dir), and so one runtime: they take one lock.
 func (w *workspace) lockKey() string {
 	if !w.inWorkTree() {
 		return lock.Key(w.account.Name, "")
 	}
-	return lock.Key(w.account.Name, w.context.Fingerprint)
+	return lock.Key(w.account.Name, gitctx.Fingerprint(w.layout.ConfigDir))
+}
+
+// holder is what this process writes into the instance lock it takes.
+func (w *workspace) holder(d *Deps) lock.Holder {
+	return lock.Holder{PID: os.Getpid(), Account: w.account.Name, Workspace: w.context.Toplevel,
+		ConfigDir: w.layout.ConfigDir, Started: d.Now().UTC()}
+}
+
+// acquire takes the workspace's instance lock. Refused, it names where the
+// holder runs, which can be another work tree sharing this git dir.
+func (w *workspace) acquire(d *Deps) (*lock.Lock, error) {
+	held, err := lock.Acquire(lock.Dir(d.Env), w.lockKey(), w.slots(), w.holder(d), w.where(d))
+	var running *lock.AlreadyRunningError
+	if errors.As(err, &running) && running.Holder.Workspace != "" {
+		running.Where = d.Env.TildePath(running.Holder.Workspace)
+	}
+	return held, err
+}
+
+// notInUse fails when a Claude other than ours (held) runs with this
+// workspace's config dir.
+func (w *workspace) notInUse(d *Deps, held *lock.Lock) error {
+	others, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == w.lockKey() })
+	if err != nil {
+		return err
+	}
+	for _, h := range others {
+		if h.Path != held.Path {
+			return fmt.Errorf("%s is in use by claude (%s) in %s as PID %d; it is not rebound to %s while that runs",
+				w.layout.ConfigDir, h.Account, d.Env.TildePath(h.Workspace), h.PID, d.Env.TildePath(w.context.Toplevel))
+		}
+	}
+	return nil
 }
 
 // slots is how many instances may run at once in the workspace (lock.Slots).
@@ -109,5 +160,5 @@ func (w *workspace) where(d *Deps) string {
 // so run, doctor and status plan alike.
 func (w *workspace) input(d *Deps) configdir.Input {
 	return configdir.Input{Account: w.account, Context: w.context, Layout: w.layout,
-		Trust: trustStore(d), Exe: executable(), Now: d.Now()}
+		Trust: trustStore(d), Exe: executable(), Now: d.Now(), Claude: w.claude}
 }

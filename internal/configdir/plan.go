@@ -13,9 +13,12 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/jsonx"
+	"github.com/claude-account/claude-account/internal/runtimes"
+	"github.com/claude-account/claude-account/internal/shared"
 	"github.com/claude-account/claude-account/internal/trust"
 )
 
@@ -28,6 +31,9 @@ const (
 	Unlink Op = "unlink"
 	Write  Op = "write"
 	Move   Op = "move"
+	// Register records Path in the account's record of the runtimes the
+	// launcher made (Target: the record's file), once Path exists.
+	Register Op = "register"
 )
 
 // Step is one change to the file system. A plan is a list of them, so it can
@@ -54,6 +60,8 @@ func (s Step) String() string {
 		return fmt.Sprintf("link  %s -> %s (%s)", s.Path, s.Target, s.Why)
 	case Move:
 		return fmt.Sprintf("move  %s -> %s (%s)", s.Path, s.Target, s.Why)
+	case Register:
+		return fmt.Sprintf("register %s in %s (%s)", s.Path, s.Target, s.Why)
 	default:
 		return fmt.Sprintf("%-5s %s (%s)", s.Op, s.Path, s.Why)
 	}
@@ -62,9 +70,13 @@ func (s Step) String() string {
 // Plan is everything a launch must change before Claude starts.
 type Plan struct {
 	Layout
-	Steps    []Step
-	Notes    []string // one-line notices for the user
-	releases []func() // unmap what was mapped; see Close
+	Steps []Step
+	Notes []string // one-line notices for the user
+	// SetsAside: the plan moves the existing runtime dir aside (it belongs
+	// to another workspace, or is not the launcher's). No other Claude may
+	// be using it then.
+	SetsAside bool
+	releases  []func() // unmap what was mapped; see Close
 }
 
 // Close releases the files the plan mapped. The plan's steps read from them:
@@ -116,6 +128,9 @@ type Input struct {
 	Trust   trust.Store
 	Exe     string // this launcher, for the hooks it registers
 	Now     time.Time
+	// Claude is the Claude Code the config dir is made for: what it can
+	// share with the account depends on its release (SharedVia).
+	Claude claudever.Binary
 }
 
 // MakePlan reads the current state and lists the steps that bring it to the
@@ -131,7 +146,7 @@ func MakePlan(in Input) (*Plan, error) {
 		if err := p.planState(in, false); err != nil {
 			return nil, err
 		}
-		p.sweepTemps()
+		p.sweepTemps(in.Account.Dir, false)
 		return p, nil
 	}
 	dir := in.Layout.ConfigDir
@@ -154,24 +169,42 @@ func MakePlan(in Input) (*Plan, error) {
 			return nil, fmt.Errorf("%s is writable by others (mode %#o); run 'chmod go-w %s'", d, fi.Mode().Perm(), d)
 		}
 	}
+	made, err := runtimes.Read(runtimes.Path(in.Account.Dir))
+	if err != nil {
+		return nil, err
+	}
+	fresh := !exists(dir)
+	if !fresh && !made.Made(dir) {
+		// Not the launcher's: it came with the repository (an archive, a
+		// copied checkout) or was put there by hand. Nothing in it is read;
+		// it is kept aside, as it is, for the user to look at.
+		moved := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+		p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "not made by claude-account for this account"})
+		p.Notes = append(p.Notes, fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s, read nothing from it, and started fresh", dir, moved))
+		fresh, p.SetsAside = true, true
+	}
 	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
 	wsData := ws.encode()
 
 	// The binding is read once: when its bytes are what we would write, it
 	// is ours and nothing is decoded.
-	cur, curErr := fsx.ReadFile(filepath.Join(dir, WorkspaceFile))
-	fresh := !exists(dir)
+	var cur []byte
+	var curErr error = fs.ErrNotExist
+	if !fresh {
+		cur, curErr = fsx.ReadFile(filepath.Join(dir, WorkspaceFile))
+	}
 	if !fresh && curErr == nil && !bytes.Equal(cur, wsData) {
 		var old Workspace
 		if json.Unmarshal(cur, &old) == nil && (old.Toplevel != ws.Toplevel || old.Fingerprint != ws.Fingerprint) {
 			moved := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
 			p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "bound to " + old.Toplevel})
 			p.Notes = append(p.Notes, fmt.Sprintf("%s was made for %s, not %s (copied or moved?); kept it as %s and started fresh", dir, old.Toplevel, ws.Toplevel, moved))
-			fresh = true
+			fresh, p.SetsAside = true, true
 		}
 	}
 	if fresh {
-		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: dir, Mode: 0o700, Why: "new runtime"})
+		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: dir, Mode: 0o700, Why: "new runtime"},
+			Step{Op: Register, Path: dir, Target: runtimes.Path(in.Account.Dir), Why: "made by claude-account for this account"})
 	}
 	if fresh || !exists(filepath.Join(dir, "logs")) {
 		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: filepath.Join(dir, "logs"), Mode: 0o700, Why: "Claude's logs"})
@@ -180,10 +213,17 @@ func MakePlan(in Input) (*Plan, error) {
 	for _, name := range Linked {
 		p.link(dir, in.Account.Dir, name, fresh)
 	}
+	p.planLogin(in, fresh)
 	if !fresh {
-		p.retireCredentials(dir, in.Account.Dir)
-		p.migrateMemory(in)
-		p.migratePlugins(in)
+		// What an older Claude kept in this runtime moves to the account
+		// once the Claude in use reads it from there; before that, moving it
+		// would lose it to Claude.
+		if in.Claude.Has(claudever.RemoteMemoryDir) {
+			p.migrateMemory(in)
+		}
+		if in.Claude.Has(claudever.PluginCacheDir) {
+			p.migratePlugins(in)
+		}
 	}
 
 	if err := p.planState(in, fresh); err != nil {
@@ -195,43 +235,71 @@ func MakePlan(in Input) (*Plan, error) {
 	if fresh || !bytes.Equal(cur, wsData) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: filepath.Join(dir, WorkspaceFile), Data: wsData, Mode: 0o600, Why: "workspace binding"})
 	}
-	if !fresh {
-		p.sweepTemps()
-	}
+	// A fresh runtime has no temporary files of ours (a dir set aside may
+	// have any: it is kept as it is).
+	p.sweepTemps(in.Account.Dir, !fresh)
 	return p, nil
 }
 
-// written are the files a launch writes in a config dir.
-var written = []string{".claude.json", "settings.json", WorkspaceFile, ManagedFile}
+// written are the files a launch writes in a config dir and in the account
+// dir, atomically: through a temporary file "."+name+digits beside them.
+var written = []string{".claude.json", "settings.json", WorkspaceFile, ManagedFile, shared.FileName, runtimes.FileName, Credentials}
 
-// sweepTemps plans the removal of temporary files that a launch killed in
-// the middle of a write left behind (".claude.json<digits>" and the like):
-// full copies of Claude's state, secrets included. The instance lock, held
-// when the plan is applied, means no other launch is writing them now.
-func (p *Plan) sweepTemps() {
-	des, err := os.ReadDir(p.ConfigDir)
+// Temps lists the temporary files that a launch killed in the middle of a
+// write left behind in dir (".claude.json<digits>" and the like): full
+// copies of Claude's state or the ledger, secrets included.
+func Temps(dir string) []string {
+	des, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return nil
 	}
+	var out []string
 	for _, de := range des {
 		if !de.Type().IsRegular() || len(de.Name()) < 2 || de.Name()[0] != '.' {
 			continue
 		}
 		for _, w := range written {
 			if fsx.IsTemp(de.Name(), w) {
-				p.Steps = append(p.Steps, Step{Op: Unlink, Path: filepath.Join(p.ConfigDir, de.Name()), Why: "left by an interrupted write"})
+				out = append(out, filepath.Join(dir, de.Name()))
 			}
+		}
+	}
+	return out
+}
+
+// sweepTemps plans the removal of Temps in the config dir and the account
+// dir. The instance lock and the account's lock, held when the plan is
+// applied, mean no other launch is writing them now.
+func (p *Plan) sweepTemps(accountDir string, configDir bool) {
+	dirs := []string{accountDir}
+	if configDir && !fsx.SamePath(p.ConfigDir, accountDir) {
+		dirs = append(dirs, p.ConfigDir)
+	}
+	for _, dir := range dirs {
+		for _, t := range Temps(dir) {
+			p.Steps = append(p.Steps, Step{Op: Unlink, Path: t, Why: "left by an interrupted write"})
 		}
 	}
 }
 
-// describe says what a non-directory is, for messages.
+// describe says what kind of file path is, for messages: "a symlink to X",
+// "a directory", "a named pipe (FIFO)".
 func describe(path string, fi fs.FileInfo) string {
-	if fi.Mode()&fs.ModeSymlink != 0 {
+	m := fi.Mode()
+	switch {
+	case m&fs.ModeSymlink != 0:
 		if t, err := os.Readlink(path); err == nil {
 			return "a symlink to " + t
 		}
 		return "a symlink"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
 	}
 	return "a file"
 }
@@ -269,35 +337,67 @@ func (p *Plan) link(dir, accountDir, name string, fresh bool) {
 	}
 }
 
-// Credentials is Claude's login file on Linux. Claude reads it from the
-// account dir (CLAUDE_SECURESTORAGE_CONFIG_DIR), so no runtime holds one.
+// Credentials is Claude's login file on Linux.
 const Credentials = ".credentials.json"
 
-// retireCredentials tidies the login of a runtime made by an earlier
-// version, which linked the account's login into each runtime: the link goes;
-// a login Claude wrote there as a file becomes the account's when it is the
-// newer one (written through a symlinked account login, never over it).
-func (p *Plan) retireCredentials(dir, accountDir string) {
-	path := filepath.Join(dir, Credentials)
+// planLogin shares the account's login with a runtime the way the Claude in
+// use reads it (SharedVia): from 2.1.144 Claude reads the account dir itself
+// (CLAUDE_SECURESTORAGE_CONFIG_DIR) and the runtime holds no login; before,
+// it reads and writes only the config dir's .credentials.json, so on Linux
+// that is a link to the account's. A login Claude wrote in the runtime as a
+// file of its own (after a logout there, or under a Claude of the other
+// kind) becomes the account's when it is the newer one: written through a
+// symlinked account login, never over it. Only runtimes the launcher made get
+// this far (MakePlan), so a login that came with a repository never does.
+func (p *Plan) planLogin(in Input, fresh bool) {
+	path := filepath.Join(p.ConfigDir, Credentials)
+	acct := filepath.Join(in.Account.Dir, Credentials)
+	link := false
+	for _, s := range SharedVia(in.Account, p.Layout, in.Claude) {
+		link = link || s.Name == "login" && s.Via == "link"
+	}
+	linkStep := Step{Op: Link, Path: path, Target: acct, Why: "the account's login, which this Claude reads only from its config dir"}
+	if fresh {
+		if link {
+			p.Steps = append(p.Steps, linkStep)
+		}
+		return
+	}
 	fi, err := os.Lstat(path)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if link {
+			p.Steps = append(p.Steps, linkStep)
+		}
+		return
+	case err != nil:
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v", path, err))
+		return
+	case fi.Mode()&fs.ModeSymlink != 0:
+		cur, _ := os.Readlink(path)
+		switch {
+		case link && cur != acct:
+			p.Steps = append(p.Steps, linkStep)
+		case !link:
+			p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "Claude reads the account's login from the account dir"})
+		}
+		return
+	case !fi.Mode().IsRegular():
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is %s; Claude keeps the login in %s, so remove it", path, describe(path, fi), in.Account.Dir))
 		return
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "Claude reads the account's login from the account dir"})
-		return
-	}
-	if !fi.Mode().IsRegular() {
-		p.Notes = append(p.Notes, fmt.Sprintf("%s is a %s; Claude reads the login from %s, so remove it", path, kindOf(fi), accountDir))
-		return
-	}
-	target := filepath.Join(accountDir, Credentials)
+	target := acct
 	if resolved, err := filepath.EvalSymlinks(target); err == nil {
 		target = resolved
 	}
-	acct, err := os.Stat(target)
-	if err == nil && !fi.ModTime().After(acct.ModTime()) {
-		p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "older than the account's login"})
+	replace := Step{Op: Unlink, Path: path, Why: "moved to the account"}
+	if link {
+		replace = linkStep
+		replace.Replace = true
+	}
+	if a, err := os.Stat(target); err == nil && !fi.ModTime().After(a.ModTime()) {
+		replace.Why = "older than the account's login"
+		p.Steps = append(p.Steps, replace)
 		return
 	}
 	data, err := os.ReadFile(path)
@@ -305,9 +405,7 @@ func (p *Plan) retireCredentials(dir, accountDir string) {
 		p.Notes = append(p.Notes, fmt.Sprintf("%s: %v; left as it is", path, err))
 		return
 	}
-	p.Steps = append(p.Steps,
-		Step{Op: Write, Path: target, Data: data, Secret: true, Why: "newer login from " + path},
-		Step{Op: Unlink, Path: path, Why: "moved to the account"})
+	p.Steps = append(p.Steps, Step{Op: Write, Path: target, Data: data, Secret: true, Why: "newer login from " + path}, replace)
 	p.Notes = append(p.Notes, fmt.Sprintf("moved the login in %s to %s, where every worktree reads it", path, target))
 }
 
@@ -366,6 +464,8 @@ func (p *Plan) Apply() error {
 			err = fsx.WriteFile(s.Path, s.Data, s.Mode)
 		case s.Op == Move:
 			err = move(s.Path, s.Target)
+		case s.Op == Register:
+			err = runtimes.Register(s.Target, s.Path)
 		}
 		if err != nil {
 			discard(staged)

@@ -52,6 +52,7 @@ func TestMakePlanMatrix(t *testing.T) {
 	runtime := func(dir string) string {
 		return "config dir " + dir + "\n" +
 			"mkdir " + dir + " (new runtime)\n" +
+			"register " + dir + " in $ACCT/.claude-account-runtimes.json (made by claude-account for this account)\n" +
 			"mkdir " + dir + "/logs (Claude's logs)\n" +
 			"link  " + dir + "/commands -> $ACCT/commands (account's commands)\n" +
 			"link  " + dir + "/settings.json -> $ACCT/settings.json (account's settings)\n" +

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"syscall"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
@@ -20,17 +22,25 @@ import (
 // resolves: for status and doctor.
 type Shared struct {
 	Name     string `json:"name"`               // login, memory, plugins, settings, mcpServers, trust
-	Via      string `json:"via"`                // environment, link, ledger, configDir (outside a runtime, Claude's own default)
+	Via      string `json:"via"`                // environment, link, ledger, configDir (outside a runtime, Claude's own default), none (not shared on this Claude)
 	Variable string `json:"variable,omitempty"` // with via environment
 	Path     string `json:"path"`               // where it resolves
 	FromUser bool   `json:"fromUser,omitempty"` // the user set the variable; the launcher left it
+	// Needs is the Claude Code release that shares this fully, when the one
+	// in use does less (via none, or memory kept per worktree).
+	Needs string `json:"needs,omitempty"`
+	Note  string `json:"note,omitempty"` // what it means for the user, with Needs
 }
 
 // SharedVia lists what a runtime shares with the account through Claude's
-// environment. Links cannot share these: Claude writes absolute paths into
-// its plugin records and keys its macOS keychain entry by the config dir's
-// path, so a link through one worktree's runtime would break when that
-// worktree goes.
+// environment or a link, as the Claude in use can read it
+// (claudever.SecureStorageDir and the others). Links cannot share most of
+// these: Claude writes absolute paths into its plugin records and keys its
+// macOS keychain entry by the config dir's path, so a link through one
+// worktree's runtime would break when that worktree goes. The login file on
+// Linux is the exception Claude before 2.1.144 needs: it reads and writes
+// only $CLAUDE_CONFIG_DIR/.credentials.json, with writeFileSync, which
+// follows a link — so a link to the account's login shares it both ways.
 //
 // Memory: Claude's documented autoMemoryDirectory setting names one fixed
 // directory; in the account's settings.json (shared by every repository) it
@@ -40,63 +50,111 @@ type Shared struct {
 // (the main worktree's root): <account>/projects/<key>/memory, exactly where
 // Claude keeps it with CLAUDE_CONFIG_DIR=<account>. autoMemoryDirectory, when
 // the user sets it, still wins (Claude reads it first).
-func SharedVia(a *account.Account) []Shared {
-	return []Shared{
-		{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir},
-		{Name: "memory", Via: "environment", Variable: "CLAUDE_CODE_REMOTE_MEMORY_DIR", Path: a.Dir},
-		{Name: "plugins", Via: "environment", Variable: "CLAUDE_CODE_PLUGIN_CACHE_DIR", Path: filepath.Join(a.Dir, "plugins")},
+func SharedVia(a *account.Account, l Layout, c claudever.Binary) []Shared {
+	creds := filepath.Join(a.Dir, Credentials)
+	var out []Shared
+	switch {
+	case c.Has(claudever.SecureStorageDir):
+		out = append(out, Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir})
+	case goruntime.GOOS == "darwin":
+		out = append(out, Shared{Name: "login", Via: "none", Path: l.ConfigDir, Needs: claudever.SecureStorageDir.String(),
+			Note: "Claude keeps the login in a keychain entry named by the config dir: log in once in each worktree"})
+	default:
+		out = append(out, Shared{Name: "login", Via: "link", Path: creds})
 	}
+	memory := Shared{Name: "memory", Via: "environment", Variable: "CLAUDE_CODE_REMOTE_MEMORY_DIR", Path: a.Dir}
+	switch {
+	case !c.Has(claudever.RemoteMemoryDir):
+		memory = Shared{Name: "memory", Via: "none", Path: l.ConfigDir, Needs: claudever.RemoteMemoryDir.String(),
+			Note: "what memory this Claude keeps stays in the worktree's runtime and goes with it"}
+	case !c.Has(claudever.MemoryPerRepository):
+		memory.Needs = claudever.MemoryPerRepository.String()
+		memory.Note = "this Claude keeps one memory per worktree (in the account dir, so it outlives the worktree); one per repository"
+	}
+	out = append(out, memory)
+	if c.Has(claudever.PluginCacheDir) {
+		out = append(out, Shared{Name: "plugins", Via: "environment", Variable: "CLAUDE_CODE_PLUGIN_CACHE_DIR", Path: filepath.Join(a.Dir, "plugins")})
+	} else {
+		out = append(out, Shared{Name: "plugins", Via: "none", Path: filepath.Join(l.ConfigDir, "plugins"), Needs: claudever.PluginCacheDir.String(),
+			Note: "each worktree installs its own plugins"})
+	}
+	return out
 }
 
-// SharedEnv is SharedVia as Claude's environment will have it: a variable the
-// user set is kept, and reported as theirs. Outside a runtime the config dir
-// is the account dir, so Claude's defaults already share everything.
-func SharedEnv(a *account.Account, l Layout, e env.Env) []Shared {
+// SharedEnv is what SharedVia shares through Claude's environment, as it
+// will have it: a variable the user set is kept, and reported as theirs.
+// Outside a runtime the config dir is the account dir, so Claude's defaults
+// already share everything.
+func SharedEnv(a *account.Account, l Layout, e env.Env, c claudever.Binary) []Shared {
 	if !l.IsRuntime {
 		return nil
 	}
-	out := SharedVia(a)
-	for i, s := range out {
-		if v := e.Get(s.Variable); v != "" {
-			out[i].Path, out[i].FromUser = v, true
+	var out []Shared
+	for _, s := range SharedVia(a, l, c) {
+		if s.Via != "environment" {
+			continue
 		}
+		if v := e.Get(s.Variable); v != "" {
+			s.Path, s.FromUser = v, true
+		}
+		out = append(out, s)
 	}
 	return out
 }
 
 // SharedState lists everything a config dir shares with its account and where
-// it resolves: the environment (SharedEnv), the settings link, and the ledger
-// of MCP servers and trust.
-func SharedState(a *account.Account, l Layout, e env.Env) []Shared {
+// it resolves: the environment and links (SharedVia), the settings link, and
+// the ledger of MCP servers and trust.
+func SharedState(a *account.Account, l Layout, e env.Env, c claudever.Binary) []Shared {
+	ledger := []Shared{{Name: "mcpServers", Via: "ledger", Path: shared.Path(a.Dir)},
+		{Name: "trust", Via: "ledger", Path: shared.Path(a.Dir)}}
 	if !l.IsRuntime {
 		dir := []Shared{{Name: "login", Via: "configDir", Path: a.Dir}, {Name: "memory", Via: "configDir", Path: a.Dir},
 			{Name: "plugins", Via: "configDir", Path: filepath.Join(a.Dir, "plugins")}}
-		if v := e.Get("CLAUDE_SECURESTORAGE_CONFIG_DIR"); v != "" {
+		if v := e.Get("CLAUDE_SECURESTORAGE_CONFIG_DIR"); v != "" && c.Has(claudever.SecureStorageDir) {
 			dir[0] = Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: v, FromUser: true}
 		}
-		return append(dir, Shared{Name: "settings", Via: "configDir", Path: filepath.Join(a.Dir, "settings.json")},
-			Shared{Name: "mcpServers", Via: "ledger", Path: shared.Path(a.Dir)},
-			Shared{Name: "trust", Via: "ledger", Path: shared.Path(a.Dir)})
+		return append(append(dir, Shared{Name: "settings", Via: "configDir", Path: filepath.Join(a.Dir, "settings.json")}), ledger...)
 	}
-	return append(SharedEnv(a, l, e),
-		Shared{Name: "settings", Via: "link", Path: filepath.Join(a.Dir, "settings.json")},
-		Shared{Name: "mcpServers", Via: "ledger", Path: shared.Path(a.Dir)},
-		Shared{Name: "trust", Via: "ledger", Path: shared.Path(a.Dir)})
+	var out []Shared
+	for _, s := range SharedVia(a, l, c) {
+		if s.Via == "environment" {
+			if v := e.Get(s.Variable); v != "" {
+				s.Path, s.FromUser = v, true
+			}
+		}
+		out = append(out, s)
+	}
+	return append(append(out, Shared{Name: "settings", Via: "link", Path: filepath.Join(a.Dir, "settings.json")}), ledger...)
 }
 
-// Earlier lists what a runtime made by an earlier version of the launcher
-// still keeps for itself, which the next launch, or doctor --fix, moves to the
-// account: a login, a settings.json of its own, memory files, plugins. Plugins
-// that cannot move (pluginsMove) are returned apart, with the reason.
-func Earlier(dir, accountDir string) (found []string, plugins, why string) {
-	if fi, err := os.Lstat(filepath.Join(dir, Credentials)); err == nil {
-		found = append(found, fmt.Sprintf("%s (a %s; Claude reads the account's login now)", filepath.Join(dir, Credentials), kindName(fi)))
+// Earlier lists what a runtime still keeps for itself that the account
+// shares now, with the Claude in use (a runtime made by an earlier version of
+// the launcher, or used by an older Claude): a login, a settings.json of its
+// own, memory files, plugins. The next launch, or doctor --fix, moves them to
+// the account. Plugins that cannot move (pluginsMove) are returned apart,
+// with the reason.
+func Earlier(dir, accountDir string, c claudever.Binary) (found []string, plugins, why string) {
+	creds := filepath.Join(dir, Credentials)
+	if fi, err := os.Lstat(creds); err == nil {
+		// A link to the account's login is how an older Claude shares it.
+		target, _ := os.Readlink(creds)
+		wanted := fi.Mode()&os.ModeSymlink != 0 && !c.Has(claudever.SecureStorageDir) && target == filepath.Join(accountDir, Credentials)
+		if !wanted {
+			found = append(found, fmt.Sprintf("%s (a %s; the account's login is shared now)", creds, kindName(fi)))
+		}
 	}
 	if fi, err := os.Lstat(filepath.Join(dir, "settings.json")); err == nil && fi.Mode().IsRegular() {
 		found = append(found, filepath.Join(dir, "settings.json")+" (a file of its own; the account's settings are shared now)")
 	}
+	if !c.Has(claudever.RemoteMemoryDir) {
+		return found, "", ""
+	}
 	if mem, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "memory", "*")); len(mem) > 0 {
 		found = append(found, fmt.Sprintf("%d memory file(s) under %s (memory is the repository's now, in the account dir)", len(mem), filepath.Join(dir, "projects")))
+	}
+	if !c.Has(claudever.PluginCacheDir) {
+		return found, "", ""
 	}
 	from, _, _, cannot := pluginsMove(dir, accountDir)
 	switch cannot {

@@ -9,19 +9,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/trust"
 )
 
 // Finding is one problem.
 type Finding struct {
-	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins
+	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins
 	Path    string `json:"path"`
 	Message string `json:"message"` // one sentence with the fix
 	Fixable bool   `json:"fixable"`
@@ -41,12 +46,14 @@ type Input struct {
 	Trust   trust.Store
 	Exe     string // the launcher, for the hooks a repaired settings.json registers
 	Now     time.Time
+	Claude  claudever.Binary // the Claude Code in use: what it shares depends on its release
+	Env     env.Env          // the environment Claude gets (an API key there is a login)
 }
 
 // plan is the launcher's own runtime plan for this workspace.
 func (in Input) plan() (*configdir.Plan, error) {
 	return configdir.MakePlan(configdir.Input{Account: in.Account, Context: in.Context, Layout: in.Layout,
-		Trust: in.Trust, Exe: in.Exe, Now: in.Now})
+		Trust: in.Trust, Exe: in.Exe, Now: in.Now, Claude: in.Claude})
 }
 
 // Quick runs the checks cheap enough for every launch: the config dir's links
@@ -65,14 +72,26 @@ func Quick(in Input) []Finding {
 func Check(in Input) []Finding {
 	out := Quick(in)
 	if in.Layout.IsRuntime {
-		out = append(out, replaced(in)...)
-		out = append(out, moved(in)...)
-		out = append(out, earlier(in)...)
+		if f := notMade(in); f != nil {
+			// Nothing in it is the account's: the rest does not apply.
+			out = append(out, *f)
+		} else {
+			out = append(out, replaced(in)...)
+			out = append(out, moved(in)...)
+			out = append(out, earlier(in)...)
+		}
 	}
 	if err := lock.CheckDir(in.LockDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		out = append(out, lockDir(in, err))
 	}
 	out = append(out, overlay(in)...)
+	out = append(out, temps(in)...)
+	if in.Claude.Path == "" && in.Claude.Problem != "" {
+		out = append(out, Finding{ID: "no-claude", Message: in.Claude.Problem})
+	}
+	if f := loginNotShared(in); f != nil {
+		out = append(out, *f)
+	}
 	p, err := in.plan()
 	if err == nil {
 		err = p.Verify()
@@ -227,15 +246,114 @@ func replaced(in Input) []Finding {
 // earlier finds a runtime made by an earlier version, which kept for itself
 // what the account shares now.
 func earlier(in Input) []Finding {
-	found, plugins, why := configdir.Earlier(in.Layout.ConfigDir, in.Account.Dir)
+	found, plugins, why := configdir.Earlier(in.Layout.ConfigDir, in.Account.Dir, in.Claude)
 	var out []Finding
 	for _, what := range found {
 		out = append(out, Finding{ID: "earlier-runtime", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in), rebuilds: true,
-			Message: fmt.Sprintf("%s was made by an earlier version and keeps %s; 'claude-account doctor --fix' (or the next launch) moves it to the account", in.Layout.ConfigDir, what)})
+			Message: fmt.Sprintf("%s keeps %s for itself; 'claude-account doctor --fix' (or the next launch) moves it to the account", in.Layout.ConfigDir, what)})
 	}
 	if plugins != "" {
 		out = append(out, Finding{ID: "earlier-plugins", Path: plugins,
-			Message: fmt.Sprintf("%s holds plugins installed in this worktree by an earlier version, and cannot move: %s; Claude now keeps the account's plugins in %s: install them again there ('claude plugin install'), then remove %s", plugins, why, filepath.Join(in.Account.Dir, "plugins"), plugins)})
+			Message: fmt.Sprintf("%s holds plugins installed in this worktree before the account's were shared, and cannot move: %s; Claude now keeps the account's plugins in %s: install them again there ('claude plugin install'), then remove %s", plugins, why, filepath.Join(in.Account.Dir, "plugins"), plugins)})
+	}
+	return out
+}
+
+// Degraded is the launch-time warning for a Claude that shares less between
+// the account's worktrees than newer releases: one finding naming each row
+// and the release that brings it, or none. Outside a runtime Claude shares
+// everything itself.
+func Degraded(in Input) []Finding {
+	if !in.Layout.IsRuntime || !in.Claude.Known {
+		return nil
+	}
+	var rows []string
+	for _, s := range configdir.SharedVia(in.Account, in.Layout, in.Claude) {
+		switch {
+		case s.Via == "none":
+			rows = append(rows, fmt.Sprintf("%s is not shared (%s; needs ≥ %s)", s.Name, s.Note, s.Needs))
+		case s.Needs != "":
+			rows = append(rows, fmt.Sprintf("%s: %s needs ≥ %s", s.Name, s.Note, s.Needs))
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return []Finding{{ID: "claude-shares-less", Path: in.Claude.Path,
+		Message: fmt.Sprintf("Claude Code %s shares less between worktrees than newer releases: %s", in.Claude.Version, strings.Join(rows, "; "))}}
+}
+
+// HasLogin reports whether Claude will find a login here: an API key in its
+// environment, or the account's login where this Claude reads it.
+func HasLogin(in Input) bool {
+	if in.Env.Get("ANTHROPIC_API_KEY") != "" || in.Env.Get("ANTHROPIC_AUTH_TOKEN") != "" || in.Env.Get("CLAUDE_CODE_OAUTH_TOKEN") != "" {
+		return true
+	}
+	for _, s := range configdir.SharedState(in.Account, in.Layout, in.Env, in.Claude) {
+		if s.Name != "login" {
+			continue
+		}
+		switch s.Via {
+		case "none":
+			return true // a keychain entry of this config dir's own: not ours to see
+		case "link":
+			_, err := os.Stat(filepath.Join(in.Layout.ConfigDir, configdir.Credentials))
+			return err == nil
+		default:
+			_, err := os.Stat(filepath.Join(s.Path, configdir.Credentials))
+			return err == nil || goruntime.GOOS == "darwin"
+		}
+	}
+	return false
+}
+
+// loginNotShared finds a runtime whose Claude will not find the account's
+// login: a Claude before 2.1.144 reads it only from the config dir, where the
+// launcher links it.
+func loginNotShared(in Input) *Finding {
+	if !in.Layout.IsRuntime || notMade(in) != nil || !exists(in.Layout.ConfigDir) {
+		return nil
+	}
+	acct := filepath.Join(in.Account.Dir, configdir.Credentials)
+	for _, s := range configdir.SharedVia(in.Account, in.Layout, in.Claude) {
+		if s.Name != "login" || s.Via != "link" {
+			continue
+		}
+		path := filepath.Join(in.Layout.ConfigDir, configdir.Credentials)
+		if t, err := os.Readlink(path); err == nil && t == acct {
+			return nil
+		}
+		return &Finding{ID: "login-not-shared", Path: path, Fixable: true, fix: repairPlan(in), rebuilds: true,
+			Message: fmt.Sprintf("Claude Code %s reads its login only from %s, which is not a link to the account's login %s; 'claude-account doctor --fix' (or the next launch) links it", in.Claude.Version, path, acct)}
+	}
+	return nil
+}
+
+// notMade finds a runtime dir the launcher did not make for this account (it
+// came with the repository): the next launch sets it aside unread.
+func notMade(in Input) *Finding {
+	dir := in.Layout.ConfigDir
+	made, err := runtimes.Read(runtimes.Path(in.Account.Dir))
+	if err != nil || !exists(dir) || made.Made(dir) {
+		return nil // a damaged record is reported by the plan (invalid-state)
+	}
+	return &Finding{ID: "not-made", Path: dir, Fixable: true, fix: repairPlan(in), rebuilds: true,
+		Message: fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository, or an earlier version made it); 'claude-account doctor --fix' (or the next launch) keeps it aside unread and starts fresh", dir)}
+}
+
+// temps finds the temporary copies an interrupted write left in the config
+// dir and the account dir: the next launch, or --fix, removes them.
+func temps(in Input) []Finding {
+	dirs := []string{in.Account.Dir}
+	if in.Layout.IsRuntime && notMade(in) == nil {
+		dirs = append(dirs, in.Layout.ConfigDir)
+	}
+	var out []Finding
+	for _, dir := range dirs {
+		for _, t := range configdir.Temps(dir) {
+			out = append(out, Finding{ID: "temp-file", Path: t, Fixable: true, fix: repairPlan(in), rebuilds: true,
+				Message: fmt.Sprintf("%s is a temporary copy left by an interrupted write (it may hold secrets); 'claude-account doctor --fix' (or the next launch) removes it", t)})
+		}
 	}
 	return out
 }

@@ -88,6 +88,9 @@ func (e Env) StateHome() string { return e.xdg("XDG_STATE_HOME", ".local/state")
 // DataHome is $XDG_DATA_HOME, else ~/.local/share.
 func (e Env) DataHome() string { return e.xdg("XDG_DATA_HOME", ".local/share") }
 
+// CacheHome is $XDG_CACHE_HOME, else ~/.cache.
+func (e Env) CacheHome() string { return e.xdg("XDG_CACHE_HOME", ".cache") }
+
 // TildePath shortens a path under HOME to ~/… for messages.
 func (e Env) TildePath(p string) string {
 	h := e.Home()

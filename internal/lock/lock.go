@@ -40,7 +40,8 @@ type Holder struct {
 	PID       int       `json:"pid"` // the launcher, which forwards signals to Claude
 	ClaudePID int       `json:"claudePid,omitempty"`
 	Account   string    `json:"account"`
-	Workspace string    `json:"workspace"` // the toplevel, or "" outside a work tree
+	Workspace string    `json:"workspace"`           // the toplevel, or "" outside a work tree
+	ConfigDir string    `json:"configDir,omitempty"` // Claude's CLAUDE_CONFIG_DIR
 	Started   time.Time `json:"started"`
 }
 
@@ -164,6 +165,7 @@ func (l *Lock) write() error {
 	data := jsonx.Object(false, append(fields,
 		jsonx.Field{Name: "account", Value: jsonx.String(h.Account)},
 		jsonx.Field{Name: "workspace", Value: jsonx.String(h.Workspace)},
+		jsonx.Field{Name: "configDir", Value: jsonx.String(h.ConfigDir)},
 		jsonx.Field{Name: "started", Value: jsonx.String(h.Started.Format(time.RFC3339Nano))})...)
 	// Write, then cut: a reader never sees an empty body, only the old or
 	// the new one (or, for a moment, the new one with old bytes after it,
@@ -265,7 +267,8 @@ func Probe(path string) *Holder {
 }
 
 // Key is the lock key of an instance: one per account outside a work tree
-// (fingerprint ""), one per account and workspace in one.
+// (fingerprint ""), one per account and runtime dir in one (fingerprint: of
+// the runtime dir).
 func Key(account, fingerprint string) string {
 	if fingerprint == "" {
 		return account

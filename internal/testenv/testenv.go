@@ -23,6 +23,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tidwall/gjson"
+
+	"github.com/claude-account/claude-account/internal/claudever"
 )
 
 const snapshotsKey = "snapshots"
@@ -53,18 +55,50 @@ func Setup(e *testscript.Env) error {
 	}
 	e.Setenv("GIT_CONFIG_GLOBAL", gitconfig)
 	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	// The real Claude Code, when installed (.ci/run does): scripts guarded by
-	// [realclaude] check what it actually loads.
-	if p := os.Getenv("CLAUDE_REAL_BIN"); p != "" {
-		e.Setenv("CLAUDE_REAL_BIN", p)
-	}
 	e.Values[snapshotsKey] = &sync.Map{}
 	return nil
 }
 
+// RealSetup is Setup for a run against the real Claude Code at bin: scripts
+// guarded by [realclaude] find it as $CLAUDE_REAL_BIN.
+func RealSetup(bin string) func(*testscript.Env) error {
+	return func(e *testscript.Env) error {
+		if err := Setup(e); err != nil {
+			return err
+		}
+		e.Setenv("CLAUDE_REAL_BIN", bin)
+		return nil
+	}
+}
+
 // Condition answers the scripts' [conditions]; an unknown one is an error,
-// so a typo cannot silently skip a test.
+// so a typo cannot silently skip a test. With the stub claude, [realclaude] is
+// false and [claude:X.Y.Z] compares with StubVersion.
 func Condition(cond string) (bool, error) {
+	return condition(cond, "", StubVersion)
+}
+
+// RealCondition answers them for a run against the real Claude Code at bin,
+// release v: [realclaude] holds, [claude:X.Y.Z] holds when v is X.Y.Z or newer.
+func RealCondition(bin string, v claudever.Version) func(string) (bool, error) {
+	ok := exec.Command(bin, "--version").Run() == nil
+	return func(cond string) (bool, error) {
+		if cond == "realclaude" {
+			return ok, nil
+		}
+		return condition(cond, bin, v.String())
+	}
+}
+
+func condition(cond, real, version string) (bool, error) {
+	if want, ok := strings.CutPrefix(cond, "claude:"); ok {
+		w, ok := claudever.Parse(want)
+		if !ok || w.String() != want {
+			return false, fmt.Errorf("condition %q: want claude:X.Y.Z", cond)
+		}
+		v, _ := claudever.Parse(version)
+		return v.AtLeast(w), nil
+	}
 	switch cond {
 	case "linux":
 		return goruntime.GOOS == "linux", nil
@@ -74,8 +108,7 @@ func Condition(cond string) (bool, error) {
 		// A private mount namespace lets a test make a read-only mount.
 		return exec.Command("unshare", "-m", "true").Run() == nil, nil
 	case "realclaude":
-		p := os.Getenv("CLAUDE_REAL_BIN")
-		return p != "" && exec.Command(p, "--version").Run() == nil, nil
+		return real != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }
@@ -98,6 +131,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"apistub":     apistub,
 		"apitext":     apitext,
 		"endsas":      endsas,
+		"mkclaude":    mkclaude,
 	}
 }
 
@@ -147,6 +181,38 @@ func mkbare(ts *testscript.TestScript, neg bool, args []string) {
 	src := ts.MkAbs(".bare-src-" + filepath.Base(args[0]))
 	mkrepo(ts, false, []string{src})
 	git(ts, "clone", "-q", "--bare", src, ts.MkAbs(args[0]))
+}
+
+// mkclaude DIR VERSION: an npm install of Claude Code VERSION in DIR, as
+// 'npm install --prefix DIR' lays it out (node_modules/.bin/claude linking to
+// the package's cli.js beside its package.json), whose cli.js runs the stub
+// claude. The launcher reads VERSION from package.json, as from a real one.
+func mkclaude(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mkclaude DIR VERSION")
+	}
+	dir := ts.MkAbs(args[0])
+	stub, err := lookIn(ts.Getenv("PATH"), "claude")
+	ts.Check(err)
+	pkg := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code")
+	ts.Check(os.MkdirAll(pkg, 0o755))
+	ts.Check(os.MkdirAll(filepath.Join(dir, "node_modules", ".bin"), 0o755))
+	ts.Check(os.WriteFile(filepath.Join(pkg, "package.json"),
+		[]byte(fmt.Sprintf(`{"name": "@anthropic-ai/claude-code", "version": %q, "bin": {"claude": "cli.js"}}`+"\n", args[1])), 0o644))
+	ts.Check(os.WriteFile(filepath.Join(pkg, "cli.js"),
+		[]byte(fmt.Sprintf("#!/bin/sh\nCLAUDE_STUB_VERSION=%s exec %s \"$@\"\n", args[1], stub)), 0o755))
+	ts.Check(os.Symlink("../@anthropic-ai/claude-code/cli.js", filepath.Join(dir, "node_modules", ".bin", "claude")))
+}
+
+// lookIn finds an executable name in the directories of path.
+func lookIn(path, name string) (string, error) {
+	for _, d := range filepath.SplitList(path) {
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s not found", name)
 }
 
 // readlink PATH TARGET: PATH is a symlink whose target is exactly TARGET.
@@ -315,6 +381,10 @@ func tree(ts *testscript.TestScript, dir string) string {
 	return strings.Join(lines, "\n")
 }
 
+// StubVersion is the release the stub claude says it is (--version) unless
+// CLAUDE_STUB_VERSION says otherwise: the newest the launcher knows.
+const StubVersion = "2.1.330"
+
 // StubClaude stands in for Claude Code: it prints what it was started with.
 // CLAUDE_STUB_EXIT=N makes it exit N. CLAUDE_STUB_READY=FILE makes it write
 // "<launcher pid>\n<own pid>\n" to FILE and then wait for signals, printing
@@ -324,6 +394,15 @@ func tree(ts *testscript.TestScript, dir string) string {
 // its working directory, as Claude editing code would; CLAUDE_STUB_SH=SCRIPT
 // runs SCRIPT with sh, as Claude changing its own files would.
 func StubClaude() {
+	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		// As Claude answers it: the launcher asks once per binary.
+		v := os.Getenv("CLAUDE_STUB_VERSION")
+		if v == "" {
+			v = StubVersion
+		}
+		fmt.Printf("%s (Claude Code)\n", v)
+		return
+	}
 	fmt.Printf("config=%s\n", os.Getenv("CLAUDE_CONFIG_DIR"))
 	fmt.Printf("task=%s\n", os.Getenv("CLAUDE_CODE_TASK_LIST_ID"))
 	fmt.Printf("account=%s\n", os.Getenv("CLAUDE_ACCOUNT"))
@@ -451,6 +530,11 @@ func NewWorld(t testing.TB, stub string, extra ...string) *World {
 		must(t, os.MkdirAll(strings.SplitN(kv, "=", 2)[1], 0o700))
 	}
 	must(t, os.MkdirAll(stubDir, 0o755))
+	// The launcher asks a Claude of unknown origin its release once
+	// (claudever): every stub answers as the newest Claude does.
+	if first, rest, ok := strings.Cut(stub, "\n"); ok && strings.HasPrefix(first, "#!") {
+		stub = first + "\n" + `if [ "$#" = 1 ] && [ "$1" = --version ]; then echo "` + StubVersion + ` (Claude Code)"; exit 0; fi` + "\n" + rest
+	}
 	must(t, os.WriteFile(filepath.Join(stubDir, "claude"), []byte(stub), 0o755))
 	must(t, os.WriteFile(gitconfig, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644))
 	w.Env = append(append(dirs, "PATH="+stubDir+":"+os.Getenv("PATH"),

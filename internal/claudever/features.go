@@ -1,0 +1,28 @@
+package claudever
+
+// The first release of Claude Code that does each thing the launcher builds
+// on, each boundary measured by behaviour on the releases either side of it
+// (README-CLAUDE-CODE.md, "Which Claude Code").
+var (
+	// TaskListID: CLAUDE_CODE_TASK_LIST_ID names the task list.
+	TaskListID = V(2, 1, 16)
+	// RemoteMemoryDir: CLAUDE_CODE_REMOTE_MEMORY_DIR moves auto-memory out of
+	// the config dir.
+	RemoteMemoryDir = V(2, 1, 38)
+	// MemoryPerRepository: auto-memory is keyed by the main worktree's root,
+	// one per repository (before: by each worktree's own path).
+	MemoryPerRepository = V(2, 1, 63)
+	// PluginCacheDir: CLAUDE_CODE_PLUGIN_CACHE_DIR moves plugins out of the
+	// config dir.
+	PluginCacheDir = V(2, 1, 42)
+	// SecureStorageDir: CLAUDE_SECURESTORAGE_CONFIG_DIR names where the login
+	// is kept (before: $CLAUDE_CONFIG_DIR/.credentials.json on Linux, a
+	// keychain entry named by the config dir on macOS).
+	SecureStorageDir = V(2, 1, 144)
+	// Oldest is the oldest release the launcher supports, for what it has.
+	Oldest = V(2, 0, 77)
+)
+
+// Has reports whether the binary does what arrived in since. A binary of
+// unknown release is taken for a new one: Claude Code only ever adds these.
+func (b Binary) Has(since Version) bool { return !b.Known || b.Version.AtLeast(since) }
