@@ -19,34 +19,41 @@ let
 in
 {
   # One entry per row: `since` is the first release that shares it, `how`
-  # the variable (if one), `before` what a user gets on an older release.
+  # the variable (if one), `before` what a user gets on an older release,
+  # `go` the launcher's name for the same boundary in
+  # internal/claudever/features.go (nix/tests/lib.nix checks they agree).
   sharingReleases = [
     {
       row = "task list";
+      go = "TaskListID";
       since = "2.1.16";
       how = "CLAUDE_CODE_TASK_LIST_ID";
       before = "each session keeps a task list of its own";
     }
     {
       row = "memory";
+      go = "RemoteMemoryDir";
       since = "2.1.38";
       how = "CLAUDE_CODE_REMOTE_MEMORY_DIR";
       before = "auto-memory is not kept outside git (and 2.0.x has no auto-memory)";
     }
     {
       row = "plugins";
+      go = "PluginCacheDir";
       since = "2.1.42";
       how = "CLAUDE_CODE_PLUGIN_CACHE_DIR";
       before = "a plugin installed in one worktree is not shared with the others";
     }
     {
       row = "memory per repository";
+      go = "MemoryPerRepository";
       since = "2.1.63";
       how = null;
       before = "each worktree keeps its own auto-memory";
     }
     {
       row = "login";
+      go = "SecureStorageDir";
       since = "2.1.144";
       how = "CLAUDE_SECURESTORAGE_CONFIG_DIR";
       before = "on Linux the launcher keeps a copy of the account's login in each worktree's runtime, and on macOS each worktree logs in on its own";

@@ -832,6 +832,31 @@ runTests {
       [ ]
     ];
   };
+  # The launcher's own table (internal/claudever/features.go) draws every
+  # boundary where nix/lib does.
+  testReleasesAgreeWithLauncher = {
+    expr =
+      let
+        go = builtins.readFile ../../internal/claudever/features.go;
+        found = builtins.filter builtins.isList (
+          builtins.split "([A-Za-z]+) = V\\(([0-9]+), ([0-9]+), ([0-9]+)\\)" go
+        );
+        launcher = builtins.listToAttrs (
+          map (m: {
+            name = builtins.elemAt m 0;
+            value = builtins.concatStringsSep "." (builtins.tail m);
+          }) found
+        );
+      in
+      map (row: {
+        inherit (row) row since;
+        launcher = launcher.${row.go} or "missing in internal/claudever/features.go";
+      }) l.sharingReleases;
+    expected = map (row: {
+      inherit (row) row since;
+      launcher = row.since;
+    }) l.sharingReleases;
+  };
   testClaudeVersion = {
     expr = map l.claudeVersion [
       null
