@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudeproc"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/worktree"
@@ -79,6 +81,17 @@ func runningIn(d *Deps) func(string) []string {
 			}
 		}
 		return out
+	}
+}
+
+// claudesIn gives the PIDs of live Claude processes working in a worktree,
+// however they were started; /proc is read once, on first use.
+func claudesIn() func(string) []int {
+	var once sync.Once
+	var snap *claudeproc.Snapshot
+	return func(path string) []int {
+		once.Do(func() { snap, _ = claudeproc.Scan("/proc") })
+		return snap.In(path)
 	}
 }
 
@@ -187,6 +200,9 @@ type WorktreeRmCmd struct {
 
 // Run removes.
 func (c *WorktreeRmCmd) Run(d *Deps) error {
+	if strings.TrimSpace(c.Name) == "" {
+		return UsageError{fmt.Errorf("worktree rm: %w", worktree.ErrEmptyName)}
+	}
 	r, _, _, err := repoFor(d, c.AccountFlags)
 	if err != nil {
 		return err
@@ -195,7 +211,7 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Now: d.Now()})
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -224,7 +240,7 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Now: d.Now()})
+	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(), Now: d.Now()})
 	if err != nil {
 		return err
 	}
