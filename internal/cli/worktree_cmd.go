@@ -95,6 +95,20 @@ func claudesIn() func(string) []int {
 	}
 }
 
+// restoreArchived gives a worktree made again with the name of a removed one
+// the transcripts archived then, so that claude --resume finds them; run by
+// a launch once the runtime is built, before Claude starts. A failure
+// leaves them in the archive and stops nothing.
+func restoreArchived(d *Deps, ws *workspace) {
+	notes, err := worktree.RestoreTranscripts(ws.context, ws.account.Name, ws.account.Dir, ws.layout.ConfigDir)
+	for _, n := range notes {
+		d.notef("%s", n)
+	}
+	if err != nil {
+		d.notef("%v", err)
+	}
+}
+
 // WorktreeNewCmd is `claude-account worktree new`.
 type WorktreeNewCmd struct {
 	AccountFlags

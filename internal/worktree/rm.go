@@ -283,11 +283,9 @@ func (r *Repo) archive(gitDir, name string, now time.Time) ([]string, error) {
 		if _, err := os.Stat(src); err != nil {
 			continue
 		}
-		repo := strings.TrimSuffix(filepath.Base(r.Root), ".git")
-		if r.Bare {
-			repo = strings.TrimSuffix(filepath.Base(r.Common), ".git")
-		}
-		base := filepath.Join(ws.AccountDir, "archive", repo, name, "projects")
+		// RestoreTranscripts brings them back to a worktree made again
+		// with this name.
+		base := filepath.Join(ArchiveDir(ws.AccountDir, r.Common, name), "projects")
 		if err := os.MkdirAll(filepath.Dir(base), 0o700); err != nil {
 			return notes, err
 		}
