@@ -27,8 +27,9 @@ type WorktreeCmd struct {
 
 // Help is shown under the command's usage.
 func (WorktreeCmd) Help() string {
-	return `Worktrees live in .claude/worktrees/<name> (account.toml [worktree] dir moves them)
-on branch worktree-<name>; '/' in a name becomes '+'.
+	return `Worktrees live in .claude/worktrees/<name> (account.toml [worktree] dir moves them;
+in a bare repository app.git they go to the sibling app.worktrees/<name>) on branch
+worktree-<name>; '/' in a name becomes '+'.
 
 Examples:
   claude-account worktree new fix-login
@@ -354,9 +355,14 @@ Examples:
 
 // Help is shown under the command's usage.
 func (c *WorktreeRmCmd) Help() string {
-	return `Refuses uncommitted changes, commits found on no other branch or remote, and a running
-Claude. --force first commits uncommitted work under refs/claude-account/wip/<name> and
-keeps an unmerged branch. Claude's transcripts move to <account dir>/archive first.
+	return `Refuses uncommitted changes (edits git status hides under --skip-worktree or
+--assume-unchanged included), commits found on no other branch or remote, a git
+repository inside the worktree that holds work, and any Claude working there. --force
+first commits uncommitted work under refs/claude-account/wip/<name> and keeps an
+unmerged branch; it still refuses a nested repository's work and a working Claude,
+which it cannot save. The worktree is found by name, path, branch or directory name.
+Only a merged branch 'worktree new' made is deleted. Claude's transcripts move to
+<account dir>/archive first, and come back to a worktree made again with the name.
 
 Examples:
   claude-account worktree rm fix-login
