@@ -73,11 +73,10 @@ func runningIn(d *Deps) func(string) []string {
 		if err != nil {
 			return nil
 		}
-		fp := gitctx.Fingerprint(canon)
 		var out []string
 		for _, h := range held {
-			key, _, _ := strings.Cut(filepath.Base(h.Path), ".") // max-<fp>.lock, max-<fp>.3.lock
-			if strings.HasSuffix(key, "-"+fp) || h.Workspace == canon {
+			// Every holder names its work tree (canonical, as detected).
+			if h.Workspace == canon {
 				out = append(out, h.Account)
 			}
 		}
