@@ -97,7 +97,19 @@ func makeFixture(out string, mb float64) error {
 	if err := writeJSON(filepath.Join(out, "state.json"), state); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(out, "fake-claude"), []byte("#!/bin/sh\necho \"CLAUDE_CONFIG_DIR=$CLAUDE_CONFIG_DIR\"\n"), 0o755)
+	// Laid out as npm installs Claude Code (the launcher reads its release
+	// from package.json), with a link where the other variants look for it.
+	pkg := filepath.Join(out, "npm", "node_modules", "@anthropic-ai", "claude-code")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name": "@anthropic-ai/claude-code", "version": "2.1.330"}`+"\n"), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "cli.js"), []byte("#!/bin/sh\necho \"CLAUDE_CONFIG_DIR=$CLAUDE_CONFIG_DIR\"\n"), 0o755); err != nil {
+		return err
+	}
+	return os.Symlink(filepath.Join(pkg, "cli.js"), filepath.Join(out, "fake-claude"))
 }
 
 func writeJSON(path string, v any) error {

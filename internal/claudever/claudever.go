@@ -209,7 +209,8 @@ type cacheEntry struct {
 	Size    int64  `json:"size"`
 	MtimeNs int64  `json:"mtimeNs"`
 	Ino     uint64 `json:"ino"`
-	Version string `json:"version"`
+	Version string `json:"version,omitempty"`
+	Problem string `json:"problem,omitempty"` // with no version: why
 }
 
 // fromVersionFlag runs `claude --version` once per binary: the answer is
@@ -232,7 +233,26 @@ func fromVersionFlag(real, cacheFile string, env []string) (Version, error) {
 		if v, ok := Parse(c.Version); ok {
 			return v, nil
 		}
+		// Asked before, with no answer: not asked again until it changes.
+		return Version{}, errors.New(c.Problem)
 	}
+	v, err := askVersion(real, env)
+	if err != nil {
+		key.Problem = err.Error()
+	} else {
+		key.Version = v.String()
+	}
+	cache[real] = key
+	if data, err := json.MarshalIndent(cache, "", "  "); err == nil {
+		if err := os.MkdirAll(filepath.Dir(cacheFile), 0o700); err == nil || errors.Is(err, fs.ErrExist) {
+			_ = fsx.WriteFile(cacheFile, append(data, '\n'), 0o600)
+		}
+	}
+	return v, err
+}
+
+// askVersion runs `claude --version`.
+func askVersion(real string, env []string) (Version, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, real, "--version")
@@ -246,13 +266,6 @@ func fromVersionFlag(real, cacheFile string, env []string) (Version, error) {
 	v, ok := Parse(line)
 	if !ok || !strings.Contains(out.String(), "Claude Code") {
 		return Version{}, errors.New("'" + real + " --version' did not print a Claude Code version")
-	}
-	key.Version = v.String()
-	cache[real] = key
-	if data, err := json.MarshalIndent(cache, "", "  "); err == nil {
-		if err := os.MkdirAll(filepath.Dir(cacheFile), 0o700); err == nil || errors.Is(err, fs.ErrExist) {
-			_ = fsx.WriteFile(cacheFile, append(data, '\n'), 0o600)
-		}
 	}
 	return v, nil
 }

@@ -147,3 +147,26 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkIdentify is the cost a launch pays to know its Claude: npm's
+// layout, read from package.json, no process.
+func BenchmarkIdentify(b *testing.B) {
+	dir := b.TempDir()
+	pkg := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code")
+	if err := os.MkdirAll(filepath.Join(dir, "node_modules", ".bin"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@anthropic-ai/claude-code","version":"2.1.90","description":"`+strings.Repeat("x", 400)+`"}`), 0o644)
+	_ = os.WriteFile(filepath.Join(pkg, "cli.js"), []byte("#!/bin/sh\n"), 0o755)
+	link := filepath.Join(dir, "node_modules", ".bin", "claude")
+	_ = os.Symlink("../@anthropic-ai/claude-code/cli.js", link)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if c := Identify(link, "", nil); !c.Known {
+			b.Fatal(c.Problem)
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 // CloneCmd is `claude-account clone OWNER/REPO|URL [--branch B]`.
 type CloneCmd struct {
 	Source string `arg:"" name:"repo" help:"A GitHub owner/repo, or an https://, ssh://, git@host:owner/repo or file:// URL."`
-	Branch string `short:"b" placeholder:"BRANCH" help:"The worktree's branch: origin's BRANCH if there is one, else a new one from the default branch. Default: the remote's default branch."`
+	Branch string `short:"b" placeholder:"BRANCH" help:"The worktree's branch (refs/heads/BRANCH means BRANCH too): origin's BRANCH if there is one, else a new one from the default branch. Default: the remote's default branch."`
 	JSON   bool   `help:"Print JSON: {repo, worktree, branch, url, cloned}."`
 }
 
@@ -25,7 +25,8 @@ func (c *CloneCmd) Help() string {
 	return `Keeps a bare clone in BASE/repos/OWNER__REPO.git (fetched when it exists) and one
 worktree per branch in BASE/worktrees/OWNER__REPO/BRANCH, a '/' in BRANCH becoming '+'.
 BASE is $CLAUDE_ACCOUNT_BASE, else $XDG_DATA_HOME/claude-account, else
-~/.local/share/claude-account. An existing worktree is reused as it is, never reset.
+~/.local/share/claude-account. A new worktree gets the repository's submodules; an
+existing worktree is reused as it is, never reset.
 The last line printed is the worktree's path.
 
 Examples:
@@ -50,9 +51,11 @@ func (c *CloneCmd) Run(d *Deps) error {
 		return UsageError{err}
 	}
 	if c.Branch != "" {
-		if err := clone.ValidBranch(c.Branch); err != nil {
+		b, err := clone.BranchName(c.Branch)
+		if err != nil {
 			return UsageError{err}
 		}
+		c.Branch = b
 	}
 	base, err := clone.Base(d.Env)
 	if err != nil {
@@ -127,6 +130,9 @@ func (c *CloneCmd) Run(d *Deps) error {
 		if wt.Moved {
 			how += ", fast-forwarded"
 		}
+	}
+	if wt.Submodules {
+		how += "; initialised submodules"
 	}
 	fmt.Fprintf(d.Stdout, "%s %s into %s; %s\n", verb, repo.URL, d.Env.TildePath(repo.Dir), how)
 	fmt.Fprintln(d.Stdout, wt.Dir)

@@ -110,7 +110,9 @@ func (c *HookRemoveCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: true, Running: runningIn(d), Now: d.Now()})
+	// The Claude that runs this hook is left out of claudesIn (it asked);
+	// any other Claude working there stops the removal.
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: true, Running: runningIn(d), Claudes: claudesIn(), Now: d.Now()})
 	if err != nil {
 		return err
 	}

@@ -134,6 +134,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	for _, n := range plan.Notes {
 		d.notef("%s", n)
 	}
+	restoreArchived(d, ws)
 	plan.Close()
 	stamp := configdir.Stamp(ws.layout)
 	quick := doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Claude: ws.claude}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudeproc"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/worktree"
@@ -25,8 +27,9 @@ type WorktreeCmd struct {
 
 // Help is shown under the command's usage.
 func (WorktreeCmd) Help() string {
-	return `Worktrees live in .claude/worktrees/<name> (account.toml [worktree] dir moves them)
-on branch worktree-<name>; '/' in a name becomes '+'.
+	return `Worktrees live in .claude/worktrees/<name> (account.toml [worktree] dir moves them;
+in a bare repository app.git they go to the sibling app.worktrees/<name>) on branch
+worktree-<name>; '/' in a name becomes '+'.
 
 Examples:
   claude-account worktree new fix-login
@@ -70,15 +73,39 @@ func runningIn(d *Deps) func(string) []string {
 		if err != nil {
 			return nil
 		}
-		fp := gitctx.Fingerprint(canon)
 		var out []string
 		for _, h := range held {
-			key, _, _ := strings.Cut(filepath.Base(h.Path), ".") // max-<fp>.lock, max-<fp>.3.lock
-			if strings.HasSuffix(key, "-"+fp) || h.Workspace == canon {
+			// Every holder names its work tree (canonical, as detected).
+			if h.Workspace == canon {
 				out = append(out, h.Account)
 			}
 		}
 		return out
+	}
+}
+
+// claudesIn gives the PIDs of live Claude processes working in a worktree,
+// however they were started; /proc is read once, on first use.
+func claudesIn() func(string) []int {
+	var once sync.Once
+	var snap *claudeproc.Snapshot
+	return func(path string) []int {
+		once.Do(func() { snap, _ = claudeproc.Scan("/proc") })
+		return snap.In(path)
+	}
+}
+
+// restoreArchived gives a worktree made again with the name of a removed one
+// the transcripts archived then, so that claude --resume finds them; run by
+// a launch once the runtime is built, before Claude starts. A failure
+// leaves them in the archive and stops nothing.
+func restoreArchived(d *Deps, ws *workspace) {
+	notes, err := worktree.RestoreTranscripts(ws.context, ws.account.Name, ws.account.Dir, ws.layout.ConfigDir)
+	for _, n := range notes {
+		d.notef("%s", n)
+	}
+	if err != nil {
+		d.notef("%v", err)
 	}
 }
 
@@ -187,6 +214,9 @@ type WorktreeRmCmd struct {
 
 // Run removes.
 func (c *WorktreeRmCmd) Run(d *Deps) error {
+	if strings.TrimSpace(c.Name) == "" {
+		return UsageError{fmt.Errorf("worktree rm: %w", worktree.ErrEmptyName)}
+	}
 	r, _, _, err := repoFor(d, c.AccountFlags)
 	if err != nil {
 		return err
@@ -195,7 +225,7 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Now: d.Now()})
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -224,7 +254,7 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Now: d.Now()})
+	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -324,9 +354,14 @@ Examples:
 
 // Help is shown under the command's usage.
 func (c *WorktreeRmCmd) Help() string {
-	return `Refuses uncommitted changes, commits found on no other branch or remote, and a running
-Claude. --force first commits uncommitted work under refs/claude-account/wip/<name> and
-keeps an unmerged branch. Claude's transcripts move to <account dir>/archive first.
+	return `Refuses uncommitted changes (edits git status hides under --skip-worktree or
+--assume-unchanged included), commits found on no other branch or remote, a git
+repository inside the worktree that holds work, and any Claude working there. --force
+first commits uncommitted work under refs/claude-account/wip/<name> and keeps an
+unmerged branch; it still refuses a nested repository's work and a working Claude,
+which it cannot save. The worktree is found by name, path, branch or directory name.
+Only a merged branch 'worktree new' made is deleted. Claude's transcripts move to
+<account dir>/archive first, and come back to a worktree made again with the name.
 
 Examples:
   claude-account worktree rm fix-login

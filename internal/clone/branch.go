@@ -43,5 +43,33 @@ func validBranch(b string) bool {
 	return true
 }
 
+// RefError is a --branch that names a full ref other than a branch
+// (refs/tags/v1, refs/remotes/origin/x): made into a branch as it is, it
+// would become refs/heads/refs/….
+type RefError struct{ Branch string }
+
+func (e *RefError) Error() string {
+	return fmt.Sprintf("clone: --branch %q is a ref, not a branch name; give a branch such as feat (or refs/heads/feat)", e.Branch)
+}
+
+// BranchName reads --branch: a branch name, or its full ref refs/heads/B,
+// which means B. Any other full ref is a *RefError; an invalid name a
+// *BranchError.
+func BranchName(b string) (string, error) {
+	if rest, ok := strings.CutPrefix(b, "refs/heads/"); ok {
+		if err := ValidBranch(rest); err != nil || strings.HasPrefix(rest, "refs/") {
+			return "", &BranchError{Branch: b}
+		}
+		return rest, nil
+	}
+	if strings.HasPrefix(b, "refs/") {
+		return "", &RefError{Branch: b}
+	}
+	if err := ValidBranch(b); err != nil {
+		return "", err
+	}
+	return b, nil
+}
+
 // FlatBranch is the worktree directory name of branch b: '/' becomes '+'.
 func FlatBranch(b string) string { return strings.ReplaceAll(b, "/", "+") }

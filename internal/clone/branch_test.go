@@ -55,3 +55,29 @@ func TestFlatBranch(t *testing.T) {
 		}
 	}
 }
+
+func TestBranchName(t *testing.T) {
+	for _, c := range []struct{ in, want, err string }{
+		{"feat", "feat", ""},
+		{"refs/heads/feat", "feat", ""},
+		{"refs/heads/me/feat", "me/feat", ""},
+		{"refs/tags/v1", "", "ref"},
+		{"refs/remotes/origin/x", "", "ref"},
+		{"refs/heads/", "", "branch"},
+		{"refs/heads/refs/heads/x", "", "branch"},
+		{"refs/heads/-x", "", "branch"},
+		{"-x", "", "branch"},
+	} {
+		got, err := BranchName(c.in)
+		var re *RefError
+		var be *BranchError
+		switch {
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("BranchName(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		case c.err == "ref" && !errors.As(err, &re):
+			t.Errorf("BranchName(%q) = %q, %v; want a *RefError", c.in, got, err)
+		case c.err == "branch" && !errors.As(err, &be):
+			t.Errorf("BranchName(%q) = %q, %v; want a *BranchError", c.in, got, err)
+		}
+	}
+}

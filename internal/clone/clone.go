@@ -185,6 +185,9 @@ type Worktree struct {
 	Track  string // the upstream a new worktree's branch tracks, e.g. origin/feature
 	From   string // the start of a branch made for it, e.g. origin/main
 	Moved  bool   // an existing local branch was fast-forwarded to origin/BRANCH
+	// Submodules: a new worktree's submodules were initialised, as
+	// worktree new does.
+	Submodules bool
 }
 
 // DefaultBranch is the branch the bare repository's HEAD names: the remote's
@@ -310,6 +313,21 @@ func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (
 			return wt, fmt.Errorf("clone: git worktree add %s: %s; check %s", dir, ge.Line(), filepath.Dir(dir))
 		}
 		return wt, fmt.Errorf("clone: %w", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, ".gitmodules")); err == nil {
+		// git's own rules apply (protocol.file.allow and the like): the
+		// submodules' URLs come with the repository.
+		if _, err := g.Run(ctx, "-C", dir, "submodule", "update", "--init", "--recursive", "--quiet"); err != nil {
+			if ctx.Err() != nil {
+				return wt, ctx.Err()
+			}
+			var ge *GitError
+			if errors.As(err, &ge) {
+				return wt, fmt.Errorf("clone: initialising the submodules of %s: %s; run 'git -C %s submodule update --init --recursive' once they can be reached", dir, ge.Line(), dir)
+			}
+			return wt, fmt.Errorf("clone: %w", err)
+		}
+		wt.Submodules = true
 	}
 	return wt, nil
 }

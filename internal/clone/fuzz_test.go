@@ -53,3 +53,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBranchName: what BranchName accepts is a valid branch that is no full
+// ref (so git never makes refs/heads/refs/…); what it refuses is a one-line
+// error starting with clone:.
+func FuzzBranchName(f *testing.F) {
+	for _, s := range []string{"feat", "refs/heads/feat", "refs/tags/v1", "refs/heads/", "refs/heads/refs/heads/x", "-x", "refs/", "heads/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, arg string) {
+		b, err := BranchName(arg)
+		if err != nil {
+			if msg := err.Error(); strings.ContainsAny(msg, "\n\r") || !strings.HasPrefix(msg, "clone: ") {
+				t.Fatalf("BranchName(%q): error %q is not one line starting with clone:", arg, msg)
+			}
+			return
+		}
+		if strings.HasPrefix(b, "refs/") || ValidBranch(b) != nil {
+			t.Fatalf("BranchName(%q) = %q: a full ref, or not a valid branch", arg, b)
+		}
+	})
+}

@@ -56,14 +56,15 @@ func TestMakePlanMatrix(t *testing.T) {
 			"mkdir " + dir + "/logs (Claude's logs)\n" +
 			"link  " + dir + "/commands -> $ACCT/commands (account's commands)\n" +
 			"link  " + dir + "/settings.json -> $ACCT/settings.json (account's settings)\n" +
-			"write $ACCT/.claude-account-shared.json (account's shared MCP servers and trust)\n" +
-			"write " + dir + "/.claude.json (account's MCP servers)\n" +
+			"write $ACCT/.claude-account-shared.json (account's shared MCP servers, keys and trust)\n" +
+			"write " + dir + "/.claude.json (account's MCP servers and keys)\n" +
+			"write $ACCT/.claude-account.json (launcher's record)\n" +
 			"write " + dir + "/.claude-account.json (launcher's record)\n" +
 			"write " + dir + "/workspace.json (workspace binding)\n"
 	}
 	accountDir := "config dir $ACCT\n" +
-		"write $ACCT/.claude-account-shared.json (account's shared MCP servers and trust)\n" +
-		"write $ACCT/.claude.json (account's MCP servers)\n" +
+		"write $ACCT/.claude-account-shared.json (account's shared MCP servers, keys and trust)\n" +
+		"write $ACCT/.claude.json (account's MCP servers and keys)\n" +
 		"write $ACCT/.claude-account.json (launcher's record)\n"
 	tests := []struct {
 		row, dir, want string

@@ -283,6 +283,18 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 			}
 		}
 		rf.r.Servers = seen
+		// The account's keys Claude changed in this session (onboarding,
+		// /config, /theme) hold for the account: the later exit wins.
+		names := accountKeyNames(in.Account)
+		have, err := lookupKeys(func(n string) ([]byte, bool, error) { return coalesce.Lookup(cur, n) }, names)
+		if err != nil {
+			return err
+		}
+		next.HarvestKeys(names, have, rf.r.AccountKeys)
+		rf.r.AccountKeys = have
+		if !p.IsRuntime {
+			rf.r.Stamp = Stamp(in.Layout) // the account dir's: harvested now
+		}
 		// An API key answered for in this session holds for the account.
 		if p.IsRuntime {
 			if r, ok, err := coalesce.Lookup(cur, "customApiKeyResponses"); err == nil && ok {
@@ -317,13 +329,16 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 // StateStamp identifies one version of a config dir's .claude.json: Claude
 // replaces it by rename, so a new inode, size or mtime means a new version.
 type StateStamp struct {
-	Ino, Size  int64
-	MtimeNanos int64
+	Ino        int64 `json:"ino"`
+	Size       int64 `json:"size"`
+	MtimeNanos int64 `json:"mtimeNs"`
 }
 
 // Stamp is the config dir's .claude.json as it is now; zero when missing.
-func Stamp(l Layout) StateStamp {
-	fi, err := os.Stat(filepath.Join(l.ConfigDir, ".claude.json"))
+func Stamp(l Layout) StateStamp { return stampOf(filepath.Join(l.ConfigDir, ".claude.json")) }
+
+func stampOf(path string) StateStamp {
+	fi, err := os.Stat(path)
 	if err != nil {
 		return StateStamp{}
 	}

@@ -41,6 +41,14 @@ type record struct {
 	// TrustSeeded: the repository's trust was put into this config dir's
 	// .claude.json, so it need not be looked for again.
 	TrustSeeded bool `json:"trustSeeded,omitempty"`
+	// AccountKeys are the account's keys (AccountKeys) as the launcher last
+	// wrote or read them here: a difference now is Claude's. nil: not seen
+	// by this version yet.
+	AccountKeys map[string]json.RawMessage `json:"accountKeys"`
+	// Stamp is .claude.json as last harvested, in the account dir's record:
+	// a launch in a runtime reads the account dir's file only when it
+	// changed since.
+	Stamp StateStamp `json:"stateStamp,omitzero"`
 }
 
 // recordFile is a record as read, and as it is to be written.
@@ -74,8 +82,19 @@ func loadRecord(path string, fresh bool) *recordFile {
 		})
 	}
 	rf.read.TrustSeeded = doc.Get("trustSeeded").Bool()
+	if keys := doc.Get("accountKeys"); keys.IsObject() {
+		rf.read.AccountKeys = map[string]json.RawMessage{}
+		keys.ForEach(func(k, v gjson.Result) bool {
+			rf.read.AccountKeys[k.String()] = json.RawMessage(v.Raw)
+			return true
+		})
+	}
+	if st := doc.Get("stateStamp"); st.IsObject() {
+		rf.read.Stamp = StateStamp{Ino: st.Get("ino").Int(), Size: st.Get("size").Int(), MtimeNanos: st.Get("mtimeNs").Int()}
+	}
 	rf.r = rf.read
 	rf.r.Servers = maps.Clone(rf.read.Servers)
+	rf.r.AccountKeys = maps.Clone(rf.read.AccountKeys)
 	rf.ok = doc.Get("mcpServers").Exists()
 	return rf
 }
@@ -83,9 +102,15 @@ func loadRecord(path string, fresh bool) *recordFile {
 // changed reports whether the record must be written.
 func (rf *recordFile) changed() bool {
 	a, b := rf.read, rf.r
-	if !rf.ok || !slices.Equal(a.SettingsKeys, b.SettingsKeys) || a.TrustSeeded != b.TrustSeeded ||
-		(a.Servers == nil) != (b.Servers == nil) || len(a.Servers) != len(b.Servers) {
+	if !rf.ok || !slices.Equal(a.SettingsKeys, b.SettingsKeys) || a.TrustSeeded != b.TrustSeeded || a.Stamp != b.Stamp ||
+		(a.Servers == nil) != (b.Servers == nil) || len(a.Servers) != len(b.Servers) ||
+		(a.AccountKeys == nil) != (b.AccountKeys == nil) || len(a.AccountKeys) != len(b.AccountKeys) {
 		return true
+	}
+	for name, v := range b.AccountKeys {
+		if w, ok := a.AccountKeys[name]; !ok || !coalesce.Equal(v, w) {
+			return true
+		}
 	}
 	for name, v := range b.Servers {
 		if w, ok := a.Servers[name]; !ok || !coalesce.Equal(v, w) {
@@ -99,11 +124,6 @@ func (rf *recordFile) encode() []byte {
 	data, _ := json.Marshal(rf.r) // small, and only when it changed
 	return append(data, '\n')
 }
-
-// IdentityKeys are copied from the account's .claude.json into a new runtime,
-// so a new worktree starts onboarded.
-var IdentityKeys = []string{"oauthAccount", "userID", "hasCompletedOnboarding", "lastOnboardingVersion",
-	"customApiKeyResponses", "primaryApiKey", "hasAvailableSubscription"}
 
 // fileError names the file and says what to do, for invalid JSON in a file
 // the user or Claude owns: nothing is written when this happens.
@@ -166,8 +186,8 @@ func (p *Plan) planState(in Input, fresh bool) error {
 	if err := p.planClaudeState(s); err != nil {
 		return err
 	}
-	for _, rf := range s.records {
-		if rf.changed() {
+	for _, path := range slices.Sorted(maps.Keys(s.records)) {
+		if rf := s.records[path]; rf.changed() {
 			p.Steps = append(p.Steps, Step{Op: Write, Path: rf.path, Data: rf.encode(), Secret: true, Why: "launcher's record"})
 		}
 	}
@@ -341,9 +361,11 @@ func withMissingKeys(doc, from []byte) ([]byte, error) {
 
 // planClaudeState makes the config dir's .claude.json hold the account's MCP
 // servers (declared, and those Claude added in any of its config dirs), the
-// trusted overlay's, the managed keys, and — for a new runtime — the
-// account's identity; every other byte is Claude's. What Claude changed in the
-// servers since the last launch is harvested into the account's ledger first.
+// trusted overlay's, the managed keys and the account's own keys
+// (AccountKeys); every other byte is Claude's. What Claude changed since the
+// launcher last saw them — in this config dir, and in the account dir by any
+// means (plain Claude, an editor) — is harvested into the account's ledger
+// first.
 func (p *Plan) planClaudeState(s *stateInput) error {
 	in := s.in
 	a := in.Account
@@ -365,7 +387,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		return err
 	}
 	onDisk := ledger // nil: the account's first ledger is written now
-	var cur, acct []byte
+	var cur []byte
 	if !s.fresh {
 		// Claude's state can be 100 MB: mapped, not read, and never decoded.
 		var release func()
@@ -376,44 +398,22 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		}
 	}
 	extra := a.ManagedKeys()[1:]
-	needAccount := !inAccount && (len(extra) > 0 || cur == nil || ledger == nil)
-	if needAccount {
-		var release func()
-		acct, release, err = mapOptional(accountState)
-		p.releases = append(p.releases, release)
-		if err != nil {
+	var acct []byte
+	if !inAccount {
+		if acct, ledger, err = p.harvestAccountDir(s, declared, ledger, len(extra) > 0); err != nil {
 			return err
 		}
 	}
 	rf := s.record(filepath.Join(p.ConfigDir, ManagedFile))
 	fix := "fix the JSON by hand or restore it from " + filepath.Join(p.ConfigDir, "backups")
 	acctFix := "fix the JSON by hand or restore it from " + filepath.Join(a.Dir, "backups")
+	names := accountKeyNames(a)
 
 	var keys []coalesce.Key
 	var next *shared.Ledger
 	var doc *coalesce.Doc // cur, scanned once: a large file is scanned once
 	// Everything read from mapped memory is read inside Guard: a file cut
 	// short under the mapping is an error, not a crash.
-	err = fsx.Guard(accountState, func() error {
-		if ledger != nil || inAccount {
-			return nil
-		}
-		// The account's first ledger: the servers its own .claude.json
-		// holds beyond the declared ones are Claude's.
-		raw, _, err := coalesce.Lookup(acct, "mcpServers")
-		if err != nil {
-			return fileError(accountState, err, acctFix)
-		}
-		inAcct, err := mcp.ParseClaudes(raw, accountState)
-		if err != nil {
-			return fmt.Errorf("%w; %s (nothing was changed)", err, acctFix)
-		}
-		ledger = shared.Bootstrap(declared, inAcct)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
 	err = fsx.Guard(state, func() error {
 		var err error
 		if doc, err = coalesce.Scan(cur); err != nil {
@@ -437,6 +437,27 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		next = res.Ledger
 		rf.r.Servers = shared.SeenOf(res.Servers)
 		keys = append(keys, coalesce.Key{Name: "mcpServers", Raw: res.Servers.JSON()})
+
+		have, err := lookupKeys(doc.Lookup, names)
+		if err != nil {
+			return fileError(state, err, fix)
+		}
+		seenKeys := rf.r.AccountKeys // nil: not seen by this version yet
+		if cur == nil {
+			seenKeys = map[string]json.RawMessage{}
+		}
+		next.HarvestKeys(names, have, seenKeys)
+		rf.r.AccountKeys = map[string]json.RawMessage{}
+		for _, k := range names {
+			v, ok := next.AccountKeys[k]
+			if ok {
+				rf.r.AccountKeys[k] = v
+			}
+			if h, had := have[k]; ok != had || ok && !coalesce.Equal(h, v) {
+				keys = append(keys, coalesce.Key{Name: k, Raw: v}) // nil: removed
+			}
+		}
+
 		trustKey, err := p.trustKey(in, cur, next, rf)
 		if err != nil {
 			return fileError(state, err, fix)
@@ -459,33 +480,18 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 				keys = append(keys, coalesce.Key{Name: k, Raw: raw})
 			}
 		}
-		if cur == nil && acct == nil && next != nil && len(next.APIKeyResponses) > 0 {
-			keys = append(keys, coalesce.Key{Name: "customApiKeyResponses", Raw: next.APIKeyResponses})
-		}
-		if cur != nil || acct == nil {
-			return nil
-		}
-		// A new runtime starts from the account's login and onboarding,
-		// and the API-key answers given in any of its config dirs.
-		for _, k := range IdentityKeys {
-			raw, ok, err := coalesce.Lookup(acct, k)
-			if err != nil {
-				return fileError(accountState, err, acctFix)
-			}
-			if k == "customApiKeyResponses" && next != nil && len(next.APIKeyResponses) > 0 {
-				raw, ok = shared.MergeKeyResponses(raw, next.APIKeyResponses), true
-			}
-			if ok {
-				keys = append(keys, coalesce.Key{Name: k, Raw: raw})
-			}
-		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	if cur == nil && len(next.APIKeyResponses) > 0 {
+		// A new config dir starts with the API-key answers given in any of
+		// the account's config dirs.
+		keys = append(keys, coalesce.Key{Name: "customApiKeyResponses", Raw: next.APIKeyResponses})
+	}
 	if !shared.Same(onDisk, next) {
-		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "account's shared MCP servers and trust"})
+		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "account's shared MCP servers, keys and trust"})
 	}
 
 	var pieces [][]byte
@@ -498,7 +504,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		return fileError(state, err, fix)
 	}
 	if pieces != nil {
-		p.Steps = append(p.Steps, Step{Op: Write, Path: state, Pieces: pieces, Secret: true, Why: "account's MCP servers",
+		p.Steps = append(p.Steps, Step{Op: Write, Path: state, Pieces: pieces, Secret: true, Why: "account's MCP servers and keys",
 			Check: func() error {
 				if err := fsx.Guard(state, check); err != nil {
 					return fileError(state, err, fix)
@@ -507,6 +513,91 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 			}})
 	}
 	return nil
+}
+
+// harvestAccountDir takes into the ledger what changed in the account dir's
+// own .claude.json since the launcher last saw it — servers and account keys
+// that plain Claude or an editor put there — when a launch in a runtime does
+// not otherwise read it: its stamp (inode, size, mtime) in the account's
+// record says whether it changed. A file that does not parse stops the launch
+// with nothing written. It returns the account dir's state when it was read
+// (the managed keys need it: need), and the ledger to plan with.
+func (p *Plan) harvestAccountDir(s *stateInput, declared mcp.Servers, ledger *shared.Ledger, need bool) ([]byte, *shared.Ledger, error) {
+	a := s.in.Account
+	path := filepath.Join(a.Dir, ".claude.json")
+	rf := s.record(filepath.Join(a.Dir, ManagedFile))
+	stamp := stampOf(path)
+	if ledger != nil && !need && rf.r.Stamp == stamp {
+		return nil, ledger, nil
+	}
+	acct, release, err := mapOptional(path)
+	p.releases = append(p.releases, release)
+	if err != nil {
+		return nil, nil, err
+	}
+	fix := "fix the JSON by hand or restore it from " + filepath.Join(a.Dir, "backups")
+	err = fsx.Guard(path, func() error {
+		doc, err := coalesce.Scan(acct)
+		if err != nil {
+			return fileError(path, err, fix)
+		}
+		raw, _, err := doc.Lookup("mcpServers")
+		if err != nil {
+			return fileError(path, err, fix)
+		}
+		inAcct, err := mcp.ParseClaudes(raw, path)
+		if err != nil {
+			return fmt.Errorf("%w; %s (nothing was changed)", err, fix)
+		}
+		names := accountKeyNames(a)
+		have, err := lookupKeys(doc.Lookup, names)
+		if err != nil {
+			return fileError(path, err, fix)
+		}
+		if ledger == nil {
+			// The account's first ledger: the servers its own .claude.json
+			// holds beyond the declared ones are Claude's.
+			ledger = shared.Bootstrap(declared, inAcct)
+		} else {
+			res := shared.Reconcile(shared.Input{Ledger: ledger, Declared: declared, Current: inAcct, Seen: rf.r.Servers, File: path})
+			ledger = res.Ledger
+		}
+		ledger.HarvestKeys(names, have, rf.r.AccountKeys)
+		if r, ok, err := doc.Lookup("customApiKeyResponses"); err == nil && ok {
+			ledger.APIKeyResponses = shared.MergeKeyResponses(ledger.APIKeyResponses, r)
+		}
+		// What the account dir holds now is seen; the declared servers are
+		// put back there by the next launch outside git, not by this one.
+		seen := shared.SeenOf(inAcct)
+		for _, d := range declared {
+			if before, ok := rf.r.Servers[d.Name]; ok {
+				seen[d.Name] = before
+			} else {
+				delete(seen, d.Name)
+			}
+		}
+		rf.r.Servers, rf.r.AccountKeys, rf.r.Stamp = seen, have, stamp
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return acct, ledger, nil
+}
+
+// lookupKeys reads the top-level keys names of a document.
+func lookupKeys(lookup func(string) ([]byte, bool, error), names []string) (map[string]json.RawMessage, error) {
+	have := map[string]json.RawMessage{}
+	for _, k := range names {
+		raw, ok, err := lookup(k)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			have[k] = json.RawMessage(raw)
+		}
+	}
+	return have, nil
 }
 
 // declaredServers are the servers the account declares in its .mcp.json;

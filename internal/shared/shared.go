@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -48,6 +49,11 @@ type Ledger struct {
 	// rejected}: the last 20 characters of keys the user answered for), the
 	// union of every config dir's: part of the account's login.
 	APIKeyResponses json.RawMessage `json:"customApiKeyResponses,omitempty"`
+	// AccountKeys are the account's own top-level keys of .claude.json
+	// (identity, onboarding, preferences: configdir.AccountKeys) with their
+	// latest values: what Claude last wrote in any config dir of the account.
+	// A key missing here is missing everywhere.
+	AccountKeys map[string]json.RawMessage `json:"accountKeys,omitempty"`
 }
 
 // Path is the ledger of the account in accountDir.
@@ -90,6 +96,13 @@ func Read(path string) (*Ledger, error) {
 	})
 	if r := doc.Get("customApiKeyResponses"); r.IsObject() {
 		l.APIKeyResponses = json.RawMessage(r.Raw)
+	}
+	if keys := doc.Get("accountKeys"); keys.IsObject() {
+		l.AccountKeys = map[string]json.RawMessage{}
+		keys.ForEach(func(k, v gjson.Result) bool {
+			l.AccountKeys[k.String()] = json.RawMessage(v.Raw)
+			return true
+		})
 	}
 	return l, nil
 }
@@ -162,7 +175,7 @@ func Reconcile(in Input) Result {
 		l = &Ledger{}
 	}
 	next := &Ledger{Declared: in.Declared.Names(), Added: make(map[string]json.RawMessage, len(l.Added)), Trusted: slices.Clone(l.Trusted),
-		APIKeyResponses: l.APIKeyResponses}
+		APIKeyResponses: l.APIKeyResponses, AccountKeys: maps.Clone(l.AccountKeys)}
 	for k, v := range l.Added {
 		next.Added[k] = v
 	}
@@ -268,7 +281,50 @@ func Same(a, b *Ledger) bool {
 			return false
 		}
 	}
+	return sameValues(a.AccountKeys, b.AccountKeys)
+}
+
+func sameValues(a, b map[string]json.RawMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || !coalesce.Equal(v, w) {
+			return false
+		}
+	}
 	return true
+}
+
+// HarvestKeys records in the ledger what Claude changed in a config dir's
+// account keys (names) since the launcher last saw them there (seen): a
+// key set or changed takes its new value, a key removed is removed. With
+// seen nil (a config dir the launcher has not seen these keys in: an
+// earlier version's, or the account dir before its first launch) nothing
+// can be told changed: the config dir only fills in keys the ledger lacks,
+// so adopting the launcher loses none of them. Each harvest overwrites:
+// when two config dirs changed one key, the later harvest (the later exit)
+// wins.
+func (l *Ledger) HarvestKeys(names []string, current, seen map[string]json.RawMessage) {
+	if l.AccountKeys == nil {
+		l.AccountKeys = map[string]json.RawMessage{}
+	}
+	for _, k := range names {
+		c, inCur := current[k]
+		if seen == nil {
+			if _, known := l.AccountKeys[k]; inCur && !known {
+				l.AccountKeys[k] = c
+			}
+			continue
+		}
+		s, wasSeen := seen[k]
+		switch {
+		case inCur && (!wasSeen || !coalesce.Equal(c, s)):
+			l.AccountKeys[k] = c
+		case !inCur && wasSeen:
+			delete(l.AccountKeys, k)
+		}
+	}
 }
 
 func nameSet(s mcp.Servers) map[string]bool {

@@ -175,3 +175,40 @@ func TestLedgerRoundTrip(t *testing.T) {
 		t.Fatalf("round trip: %s", back.Encode())
 	}
 }
+
+func TestHarvestKeys(t *testing.T) {
+	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
+	names := []string{"theme", "hasCompletedOnboarding", "oauthAccount"}
+	tests := []struct {
+		name                  string
+		ledger, current, seen map[string]json.RawMessage
+		want                  map[string]json.RawMessage
+	}{
+		{"changed here wins", map[string]json.RawMessage{"theme": raw(`"dark"`)},
+			map[string]json.RawMessage{"theme": raw(`"light"`)}, map[string]json.RawMessage{"theme": raw(`"dark"`)},
+			map[string]json.RawMessage{"theme": raw(`"light"`)}},
+		{"unchanged here keeps another dir's change", map[string]json.RawMessage{"theme": raw(`"light"`)},
+			map[string]json.RawMessage{"theme": raw(`"dark"`)}, map[string]json.RawMessage{"theme": raw(`"dark"`)},
+			map[string]json.RawMessage{"theme": raw(`"light"`)}},
+		{"removed here is removed", map[string]json.RawMessage{"oauthAccount": raw(`{"a":1}`)},
+			map[string]json.RawMessage{}, map[string]json.RawMessage{"oauthAccount": raw(`{"a":1}`)},
+			map[string]json.RawMessage{}},
+		{"added here", nil, map[string]json.RawMessage{"hasCompletedOnboarding": raw(`true`)}, map[string]json.RawMessage{},
+			map[string]json.RawMessage{"hasCompletedOnboarding": raw(`true`)}},
+		{"reformatted is unchanged", map[string]json.RawMessage{"oauthAccount": raw(`{"b":2}`)},
+			map[string]json.RawMessage{"oauthAccount": raw(`{ "a" : 1 }`)}, map[string]json.RawMessage{"oauthAccount": raw(`{"a":1}`)},
+			map[string]json.RawMessage{"oauthAccount": raw(`{"b":2}`)}},
+		{"never seen only fills gaps", map[string]json.RawMessage{"theme": raw(`"dark"`)},
+			map[string]json.RawMessage{"theme": raw(`"light"`), "hasCompletedOnboarding": raw(`true`)}, nil,
+			map[string]json.RawMessage{"theme": raw(`"dark"`), "hasCompletedOnboarding": raw(`true`)}},
+		{"keys not named stay out", nil, map[string]json.RawMessage{"projects": raw(`{}`)}, map[string]json.RawMessage{},
+			map[string]json.RawMessage{}},
+	}
+	for _, tt := range tests {
+		l := &Ledger{AccountKeys: tt.ledger}
+		l.HarvestKeys(names, tt.current, tt.seen)
+		if !sameValues(l.AccountKeys, tt.want) {
+			t.Errorf("%s: %s, want %s", tt.name, l.AccountKeys, tt.want)
+		}
+	}
+}

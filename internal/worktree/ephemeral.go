@@ -3,6 +3,7 @@ package worktree
 import (
 	"fmt"
 
+	"github.com/claude-account/claude-account/internal/claudeproc"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
@@ -27,6 +28,14 @@ func AfterExit(ctx gitctx.Context, worktreesDir string, env []string, o RemoveOp
 	e, err := r.Resolve(ctx.Toplevel)
 	if err != nil {
 		return ""
+	}
+	if o.Claudes == nil {
+		// The Claude that exited is gone; another one (claude -w there, a
+		// tool left running) keeps the worktree.
+		o.Claudes = func(path string) []int {
+			snap, _ := claudeproc.Scan("/proc")
+			return snap.In(path)
+		}
 	}
 	if idle, why := r.Idle(e, m); !idle {
 		return fmt.Sprintf("kept the ephemeral worktree %s: %s", tilde(e.Path), why)

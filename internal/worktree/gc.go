@@ -10,6 +10,7 @@ type GCOptions struct {
 	OlderThan time.Duration
 	DryRun    bool
 	Running   func(toplevel string) []string
+	Claudes   func(path string) []int // as RemoveOptions.Claudes
 	Now       time.Time
 }
 
@@ -43,9 +44,11 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 		case !in.Ephemeral:
 			v.Why = "named, not ephemeral"
 		case age < o.OlderThan:
-			v.Why = fmt.Sprintf("younger than %s (%s old)", o.OlderThan, age.Round(time.Minute))
+			v.Why = fmt.Sprintf("younger than %s (%s old)", Duration(o.OlderThan), roughly(age))
 		case len(in.Running) > 0:
 			v.Why = "claude (" + in.Running[0] + ") runs there"
+		case o.Claudes != nil && len(o.Claudes(in.Path)) > 0:
+			v.Why = fmt.Sprintf("claude (PID %d) works there", o.Claudes(in.Path)[0])
 		case in.Dirty > 0:
 			v.Why = fmt.Sprintf("%d uncommitted change(s)", in.Dirty)
 		default:
@@ -63,7 +66,7 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			// A prunable one goes through Remove too: its transcripts are
 			// archived before git forgets it.
 			e := &Entry{Path: in.Path, HEAD: in.HEAD, Branch: in.Branch, Prunable: in.Prunable}
-			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Now: o.Now})
+			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Claudes: o.Claudes, Now: o.Now})
 			if err != nil {
 				v.Removed, v.Why = false, err.Error()
 			} else {
@@ -78,4 +81,36 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 		}
 	}
 	return out, nil
+}
+
+// Duration says an age as it was most likely given: 7d reads "7 days",
+// 12h "12 hours", 90m "90 minutes"; anything else as Go writes it.
+func Duration(d time.Duration) string {
+	unit := func(n int64, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	switch {
+	case d > 0 && d%(24*time.Hour) == 0:
+		return unit(int64(d/(24*time.Hour)), "day")
+	case d > 0 && d%time.Hour == 0:
+		return unit(int64(d/time.Hour), "hour")
+	case d%time.Minute == 0:
+		return unit(int64(d/time.Minute), "minute")
+	}
+	return d.String()
+}
+
+// roughly says an age in the largest whole unit: minutes below two hours,
+// hours below two days, then days.
+func roughly(d time.Duration) string {
+	switch {
+	case d < 2*time.Hour:
+		return Duration(d.Truncate(time.Minute))
+	case d < 48*time.Hour:
+		return Duration(d.Truncate(time.Hour))
+	}
+	return Duration(d.Truncate(24 * time.Hour))
 }

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 )
@@ -40,8 +41,14 @@ func (g Git) OK(args ...string) (bool, error) {
 }
 
 func (g Git) run(extraEnv []string, args ...string) (string, error) {
+	return g.runInput(nil, extraEnv, args...)
+}
+
+// runInput is run with stdin read from input (nil: none).
+func (g Git) runInput(input io.Reader, extraEnv []string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = g.Dir
+	cmd.Stdin = input
 	cmd.Env = append(append(append([]string{}, g.Env...), "GIT_TERMINAL_PROMPT=0"), extraEnv...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

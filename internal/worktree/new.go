@@ -48,6 +48,17 @@ func (r *Repo) New(o Options) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
+	// .claude/worktrees (or a [worktree] dir inside the repository) and
+	// .git/info, where the exclude lines go: a tracked or planted link there
+	// would put the worktree, or our writes, in another project.
+	if rel, err := filepath.Rel(r.Root, r.Dir); err == nil && !r.Bare {
+		if err := noLinkOut(r.Root, rel); err != nil {
+			return nil, err
+		}
+	}
+	if err := noLinkOut(r.Common, "info"); err != nil {
+		return nil, err
+	}
 	if exists(path) {
 		// Only then ask git which worktrees it has: reuse, or refuse.
 		e, err := r.Find(path)
@@ -76,10 +87,12 @@ func (r *Repo) New(o Options) (*Result, error) {
 	if len(o.SparsePaths) > 0 {
 		add = append(add, "--no-checkout")
 	}
+	madeBranch := false
 	if r.hasRef("refs/heads/" + branch) {
 		res.Notes = append(res.Notes, "checked out the existing branch "+branch+" as it is")
 		add = append(add, "--", path, branch)
 	} else {
+		madeBranch = true
 		// git resolves the base itself: asking it first would cost a process.
 		add = append(add, "-b", branch, "--", path, base+"^{commit}")
 	}
@@ -106,7 +119,7 @@ func (r *Repo) New(o Options) (*Result, error) {
 		}
 	}
 	if err := writeMeta(gitDir, Meta{Slug: o.Slug, Ephemeral: o.Ephemeral || IsEphemeralSlug(o.Slug),
-		Base: base, BaseOID: baseOID, Created: o.Now.UTC()}); err != nil {
+		Base: base, BaseOID: baseOID, Created: o.Now.UTC(), MadeBranch: madeBranch}); err != nil {
 		return nil, err
 	}
 	if len(o.SparsePaths) > 0 {
@@ -116,11 +129,35 @@ func (r *Repo) New(o Options) (*Result, error) {
 		if _, err := wt.Run("checkout", "--quiet"); err != nil {
 			return nil, err
 		}
+		for _, p := range o.SparsePaths {
+			if err := noLinkOut(path, p); err != nil {
+				return nil, r.undo(path, branch, madeBranch, err)
+			}
+		}
 		res.Notes = append(res.Notes, "sparse checkout of "+strings.Join(o.SparsePaths, ", "))
 	}
 	notes, err := r.setup(path, wt, o.SymlinkDirs)
 	res.Notes = append(res.Notes, notes...)
+	var lo *LinkOutError
+	if errors.As(err, &lo) {
+		return nil, r.undo(path, branch, madeBranch, err)
+	}
 	return res, err
+}
+
+// undo removes a worktree New has just made, and the branch it made for
+// it, after a refusal: left in place, the next New would reuse it as it is.
+// git removes the links in it without following them.
+func (r *Repo) undo(path, branch string, madeBranch bool, why error) error {
+	if _, err := r.Git.Run("worktree", "remove", "--force", "--", path); err != nil {
+		return fmt.Errorf("%w (and removing the new worktree failed: %v)", why, err)
+	}
+	if madeBranch {
+		if _, err := r.Git.Run("branch", "-D", "--", branch); err != nil {
+			return fmt.Errorf("%w (and deleting the new branch %s failed: %v)", why, branch, err)
+		}
+	}
+	return why
 }
 
 // lock serialises worktree changes of one repository across processes.
@@ -185,6 +222,16 @@ func (r *Repo) setup(path string, wt Git, symlinkDirs []string) ([]string, error
 		return notes, nil
 	}
 	local := filepath.Join(".claude", "settings.local.json")
+	if exists(filepath.Join(r.Root, local)) {
+		// Read from the main worktree and written into the new one: a link
+		// on either side (.claude in a fetched commit) must not lead out.
+		if err := noLinkOut(r.Root, local); err != nil {
+			return notes, err
+		}
+		if err := noLinkOutParents(path, local); err != nil {
+			return notes, err
+		}
+	}
 	if data, err := os.ReadFile(filepath.Join(r.Root, local)); err == nil {
 		if err := os.MkdirAll(filepath.Join(path, ".claude"), 0o755); err != nil {
 			return notes, err
@@ -203,22 +250,22 @@ func (r *Repo) setup(path string, wt Git, symlinkDirs []string) ([]string, error
 		}
 		notes = append(notes, "copied "+local)
 	}
-	// Hooks: linked worktrees already share $GIT_COMMON_DIR/hooks; a husky
-	// setup lives in the main worktree's files, which a new one may lack.
-	if fi, err := os.Stat(filepath.Join(r.Root, ".husky")); err == nil && fi.IsDir() {
-		if cur, _ := wt.Run("config", "core.hooksPath"); cur == "" || cur == ".husky" {
-			if _, err := wt.Run("config", "core.hooksPath", filepath.Join(r.Root, ".husky")); err != nil {
-				return notes, err
-			}
-			notes = append(notes, "core.hooksPath points at "+filepath.Join(r.Root, ".husky"))
-		}
-	}
+	// Hooks are left as they are: linked worktrees share the repository's
+	// config and $GIT_COMMON_DIR/hooks already, and pointing core.hooksPath
+	// at tracked scripts (.husky/) would run the repository's code at every
+	// plain git commit without the user having asked for it.
 	for _, d := range symlinkDirs {
 		if filepath.IsAbs(d) || strings.Contains(d, "..") {
 			continue
 		}
 		src := filepath.Join(r.Root, d)
 		dst := filepath.Join(path, d)
+		if err := noLinkOutParents(r.Root, d); err != nil {
+			return notes, err
+		}
+		if err := noLinkOutParents(path, d); err != nil {
+			return notes, err
+		}
 		if _, err := os.Stat(src); err != nil || exists(dst) {
 			continue
 		}
@@ -277,6 +324,12 @@ func (r *Repo) copyIncluded(path string) (int, error) {
 			continue
 		}
 		src, dst := filepath.Join(r.Root, f), filepath.Join(path, f)
+		if err := noLinkOutParents(r.Root, f); err != nil {
+			return n, err
+		}
+		if err := noLinkOutParents(path, f); err != nil {
+			return n, err
+		}
 		fi, err := os.Lstat(src)
 		if err != nil || !fi.Mode().IsRegular() || exists(dst) {
 			continue

@@ -162,6 +162,9 @@ type Meta struct {
 	Base      string    `json:"base"`    // the ref it was made from
 	BaseOID   string    `json:"baseOid"` // and that ref's commit then
 	Created   time.Time `json:"created"`
+	// MadeBranch: New made the branch (rather than checking out one that
+	// existed); only such a branch may be deleted with the worktree.
+	MadeBranch bool `json:"madeBranch,omitempty"`
 }
 
 // ReadMeta reads a worktree's record; nil when it has none (not ours).

@@ -15,8 +15,14 @@ import (
 
 // RemoveOptions are the settings of Remove.
 type RemoveOptions struct {
-	Force   bool
+	Force bool
+	// Running names the accounts whose launcher-started Claude holds a
+	// lock on a worktree.
 	Running func(toplevel string) []string
+	// Claudes gives the PIDs of live Claude processes that work in a
+	// worktree however they were started (claude -w, an agent's isolated
+	// worktree): see package claudeproc. nil: none are looked for.
+	Claudes func(path string) []int
 	Now     time.Time
 }
 
@@ -26,8 +32,15 @@ type Removal struct {
 	Notes []string
 }
 
-// Resolve finds a worktree by slug, path or branch.
+// ErrEmptyName is a worktree name that is empty or blank: it names none.
+var ErrEmptyName = errors.New("the name is empty; give a worktree's name, path or branch ('claude-account worktree list' shows them)")
+
+// Resolve finds a worktree by slug, path or branch, else by the name of its
+// directory (a worktree made with plain git: git worktree add ../app-wt-a).
 func (r *Repo) Resolve(name string) (*Entry, error) {
+	if strings.TrimSpace(name) == "" {
+		return nil, ErrEmptyName
+	}
 	entries, err := r.Entries()
 	if err != nil {
 		return nil, err
@@ -43,8 +56,28 @@ func (r *Repo) Resolve(name string) (*Entry, error) {
 				return e, nil
 			}
 		}
-		if e.Branch == name || e.Branch == Branch(name) {
+		if e.Branch != "" && (e.Branch == name || e.Branch == Branch(name)) {
 			return e, nil
+		}
+	}
+	if !strings.ContainsRune(name, filepath.Separator) {
+		var found []*Entry
+		for i := range entries {
+			e := &entries[i]
+			if !e.Bare && !r.isMain(e) && filepath.Base(e.Path) == name {
+				found = append(found, e)
+			}
+		}
+		switch len(found) {
+		case 1:
+			return found[0], nil
+		case 0:
+		default:
+			paths := make([]string, len(found))
+			for i, e := range found {
+				paths[i] = e.Path
+			}
+			return nil, fmt.Errorf("%s names %d worktrees (%s); give the path of the one to remove", name, len(found), strings.Join(paths, ", "))
 		}
 	}
 	return nil, fmt.Errorf("no worktree %q in this repository; 'claude-account worktree list' shows them", name)
@@ -82,8 +115,16 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 			return nil, &RemoveError{fmt.Sprintf("claude (%s) runs in %s; stop it first ('claude-account close --account %s')", accts[0], e.Path, accts[0])}
 		}
 	}
+	if o.Claudes != nil && !e.Prunable {
+		if pids := o.Claudes(e.Path); len(pids) > 0 {
+			return nil, &RemoveError{fmt.Sprintf("claude (PID %d) works in %s; let it finish or stop it (kill %d), then run rm again", pids[0], e.Path, pids[0])}
+		}
+	}
 	g := r.Git.In(e.Path)
 	gitDir, _ := GitDir(e.Path)
+	if gitDir == "" && e.Prunable {
+		gitDir = r.adminDir(e.Path) // our record outlives the directory
+	}
 	m := ReadMeta(gitDir)
 	base := r.defaultBase()
 	if m != nil && m.Base != "" {
@@ -91,7 +132,16 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 	}
 	wipRef := "refs/claude-account/wip/" + name
 	if !e.Prunable {
-		dirty, err := dirtyCount(g)
+		// Before anything is saved: --force cannot save a nested
+		// repository's work, so it must not say it did.
+		if err := checkNested(g, e.Path); err != nil {
+			var ne *NestedRepoError
+			if errors.As(err, &ne) {
+				return nil, &RemoveError{err.Error()}
+			}
+			return nil, err
+		}
+		dirty, err := uncommitted(g)
 		if err != nil {
 			return nil, err
 		}
@@ -142,7 +192,14 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 			return nil, err
 		}
 	}
-	if e.Branch != "" && e.HEAD != "" {
+	// Only a branch New made for this worktree goes with it: one the user
+	// made (git worktree add -b, or a worktree-NAME branch New checked out
+	// as it was) is theirs, merged or not.
+	made := m != nil && m.MadeBranch && e.Branch == Branch(m.Slug)
+	if e.Branch != "" && !made {
+		rm.Notes = append(rm.Notes, "kept branch "+e.Branch+" (not made by claude-account)")
+	}
+	if made && e.HEAD != "" {
 		merged, _ := contained(r.Git, base, e.HEAD)
 		if merged {
 			if _, err := r.Git.Run("branch", "-D", "--", e.Branch); err == nil {
@@ -226,11 +283,9 @@ func (r *Repo) archive(gitDir, name string, now time.Time) ([]string, error) {
 		if _, err := os.Stat(src); err != nil {
 			continue
 		}
-		repo := strings.TrimSuffix(filepath.Base(r.Root), ".git")
-		if r.Bare {
-			repo = strings.TrimSuffix(filepath.Base(r.Common), ".git")
-		}
-		base := filepath.Join(ws.AccountDir, "archive", repo, name, "projects")
+		// RestoreTranscripts brings them back to a worktree made again
+		// with this name.
+		base := filepath.Join(ArchiveDir(ws.AccountDir, r.Common, name), "projects")
 		if err := os.MkdirAll(filepath.Dir(base), 0o700); err != nil {
 			return notes, err
 		}
@@ -304,7 +359,7 @@ func copyTree(src, dst string) error {
 // commit beyond the one it was made from; else why not.
 func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
 	g := r.Git.In(e.Path)
-	dirty, err := dirtyCount(g)
+	dirty, err := uncommitted(g)
 	if err != nil {
 		return false, err.Error()
 	}

@@ -1,0 +1,156 @@
+package worktree
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitctx"
+)
+
+// repoName names a repository in the archive: the main worktree's dir
+// (<main>/.git), else the git dir without .git (owner__repo.git, a bare
+// clone; modules/lib, a submodule). Pure: the launch path asks it too.
+func repoName(common string) string {
+	common = filepath.Clean(common)
+	if filepath.Base(common) == ".git" {
+		return filepath.Base(filepath.Dir(common))
+	}
+	return strings.TrimSuffix(filepath.Base(common), ".git")
+}
+
+// ArchiveDir is where rm keeps an account's transcripts of the worktree
+// name of the repository whose common git dir is common:
+// <account dir>/archive/<repo>/<name>/projects (then projects-<time>…).
+func ArchiveDir(accountDir, common, name string) string {
+	return filepath.Join(accountDir, "archive", repoName(common), name)
+}
+
+// RestoreTranscripts gives a linked worktree the transcripts archived when
+// an earlier worktree of the same name was removed: they move from
+// ArchiveDir into configDir/projects, where claude --resume looks. A
+// transcript the config dir already has a file of the same name for stays
+// in the archive; nothing is overwritten. Run with the instance lock held,
+// before Claude starts. Without an archive it costs one failed open.
+func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir string) ([]string, error) {
+	if ctx.Kind != gitctx.Linked || accountDir == "" || configDir == "" {
+		return nil, nil
+	}
+	name := filepath.Base(ctx.Toplevel)
+	dir := ArchiveDir(accountDir, ctx.CommonDir, name)
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil
+	}
+	var srcs []string
+	for _, de := range des {
+		if de.IsDir() && (de.Name() == "projects" || strings.HasPrefix(de.Name(), "projects-")) {
+			srcs = append(srcs, de.Name())
+		}
+	}
+	// projects (the first archive), then the later projects-<time>… in turn.
+	sort.Slice(srcs, func(i, j int) bool {
+		return srcs[i] == "projects" || srcs[j] != "projects" && srcs[i] < srcs[j]
+	})
+	var notes []string
+	dst := filepath.Join(configDir, "projects")
+	for _, s := range srcs {
+		src := filepath.Join(dir, s)
+		moved, kept, err := mergeInto(src, dst)
+		if err != nil {
+			return notes, fmt.Errorf("restoring the transcripts archived in %s: %w; they stay there", src, err)
+		}
+		if moved > 0 {
+			notes = append(notes, fmt.Sprintf("restored %s's transcripts of an earlier worktree %s from %s", account, name, src))
+		}
+		if kept > 0 {
+			notes = append(notes, fmt.Sprintf("kept %d archived transcript(s) in %s: the worktree has files of the same name", kept, src))
+		}
+	}
+	// Emptied archives go, up to the repository's; anything left stays.
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if os.Remove(d) != nil {
+			break
+		}
+	}
+	return notes, nil
+}
+
+// mergeInto moves every regular file under src to the same place under
+// dst, unless dst has something there (then it stays in src); emptied
+// directories of src are removed. When dst does not exist, src is renamed
+// whole. Links are left where they are.
+func mergeInto(src, dst string) (moved, kept int, err error) {
+	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Rename(src, dst); err == nil {
+			n := 0
+			_ = filepath.WalkDir(dst, func(_ string, d fs.DirEntry, err error) error {
+				if err == nil && d.Type().IsRegular() {
+					n++
+				}
+				return nil
+			})
+			return n, 0, nil
+		} else if !errors.Is(err, syscall.EXDEV) {
+			return 0, 0, err
+		}
+	}
+	var dirs []string
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			dirs = append(dirs, p)
+			return nil
+		case !d.Type().IsRegular():
+			return nil
+		}
+		if _, err := os.Lstat(target); err == nil {
+			kept++
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+			return err
+		}
+		if err := moveFile(p, target); err != nil {
+			return err
+		}
+		moved++
+		return nil
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		_ = os.Remove(dirs[i]) // only when empty
+	}
+	return moved, kept, err
+}
+
+// moveFile renames a file, or copies and removes it across file systems
+// (the account dir and the git dir may be on different ones).
+func moveFile(src, dst string) error {
+	err := os.Rename(src, dst)
+	if !errors.Is(err, syscall.EXDEV) {
+		return err
+	}
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := fsx.WriteFile(dst, data, fi.Mode().Perm()); err != nil {
+		return err
+	}
+	return os.Remove(src)
+}

@@ -1,0 +1,176 @@
+package worktree
+
+import (
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// What counts as work a removal would lose, beyond what git status shows.
+
+// hiddenEdits counts files whose content differs from the index though git
+// status does not say so: files marked --skip-worktree or --assume-unchanged
+// (git update-index) that were edited, or, assumed unchanged, deleted. A
+// skip-worktree file that is absent is a sparse checkout's doing, not an
+// edit. Contents are compared by object id (git hash-object applies the
+// path's filters), not by stat data, which these flags make git ignore.
+func hiddenEdits(g Git) (int, error) {
+	out, err := g.run([]string{"GIT_OPTIONAL_LOCKS=0"}, "ls-files", "--stage", "-v", "-z")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var paths, oids []string
+	for _, rec := range strings.Split(out, "\x00") {
+		// "<tag> <mode> <oid> <stage>\t<path>": tag S is skip-worktree,
+		// a lower-case tag assume-unchanged (s: both).
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 4 || len(f[0]) != 1 {
+			continue
+		}
+		tag, mode, oid := f[0][0], f[1], f[2]
+		skip, assume := tag == 'S' || tag == 's', tag >= 'a' && tag <= 'z'
+		if !skip && !assume || mode == "160000" {
+			continue // not hidden; or a submodule, which checkNested judges
+		}
+		fi, err := os.Lstat(filepath.Join(g.Dir, filepath.FromSlash(path)))
+		switch {
+		case err != nil && skip:
+			continue // not checked out: sparse
+		case err != nil:
+			n++ // assumed unchanged, but deleted
+		case mode == "120000":
+			target, err := os.Readlink(filepath.Join(g.Dir, filepath.FromSlash(path)))
+			if err != nil || blobID(target, len(oid)) != oid {
+				n++
+			}
+		case !fi.Mode().IsRegular() || strings.ContainsAny(path, "\n\r"):
+			n++ // no longer a file; or a name hash-object cannot read from a line: count it
+		default:
+			paths, oids = append(paths, path), append(oids, oid)
+		}
+	}
+	if len(paths) == 0 {
+		return n, nil
+	}
+	got, err := g.runInput(strings.NewReader(strings.Join(paths, "\n")+"\n"), nil, "hash-object", "--stdin-paths")
+	if err != nil {
+		return 0, err
+	}
+	ids := strings.Fields(got)
+	if len(ids) != len(paths) {
+		return 0, fmt.Errorf("git hash-object gave %d ids for %d files in %s", len(ids), len(paths), g.Dir)
+	}
+	for i := range ids {
+		if ids[i] != oids[i] {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// blobID is git's id of a blob holding data, in the object format whose
+// ids have hexLen digits (40: SHA-1, 64: SHA-256).
+func blobID(data string, hexLen int) string {
+	head := fmt.Sprintf("blob %d\x00", len(data))
+	if hexLen == 64 {
+		sum := sha256.Sum256([]byte(head + data))
+		return hex.EncodeToString(sum[:])
+	}
+	sum := sha1.Sum([]byte(head + data))
+	return hex.EncodeToString(sum[:])
+}
+
+// uncommitted counts what git status shows plus hiddenEdits.
+func uncommitted(g Git) (int, error) {
+	n, err := dirtyCount(g)
+	if err != nil {
+		return 0, err
+	}
+	h, err := hiddenEdits(g)
+	return n + h, err
+}
+
+// NestedRepoError is a git repository inside a worktree that holds work
+// removing the worktree would lose: its own commits and files live only in
+// it (or, for a submodule, in the worktree's git dir, removed with it), and
+// a saved commit of the worktree would record only a gitlink.
+type NestedRepoError struct {
+	Repo    string
+	Changes int // uncommitted changes
+	Commits int // commits found on none of its remote-tracking branches
+}
+
+func (e *NestedRepoError) Error() string {
+	var what []string
+	if e.Changes > 0 {
+		what = append(what, fmt.Sprintf("%d uncommitted change(s)", e.Changes))
+	}
+	if e.Commits > 0 {
+		what = append(what, fmt.Sprintf("%d commit(s) on no remote", e.Commits))
+	}
+	return fmt.Sprintf("%s is a git repository inside the worktree with %s; --force cannot save them, as they live only there: commit and push them from it, or move it out of the worktree", e.Repo, strings.Join(what, " and "))
+}
+
+// nestedRepos lists the git repositories below root, at any depth:
+// directories that hold a .git (a submodule's file or a repository's
+// directory), root's own excepted. Links are not followed.
+func nestedRepos(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // unreadable: git cannot have written a repository there either
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if p != root {
+			if _, err := os.Lstat(filepath.Join(p, ".git")); err == nil {
+				out = append(out, p)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// checkNested refuses the first nested repository under root that holds
+// uncommitted changes or commits found on none of its remotes.
+func checkNested(g Git, root string) error {
+	repos, err := nestedRepos(root)
+	if err != nil {
+		return err
+	}
+	for _, repo := range repos {
+		// A nested repository's own config is not the user's: no fsmonitor
+		// command of its choosing runs.
+		ng := Git{Dir: repo, Env: append(append([]string{}, g.Env...), "GIT_CONFIG_COUNT=1",
+			"GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false")}
+		changes, err := uncommitted(ng)
+		if err != nil {
+			return fmt.Errorf("%s is a git repository inside the worktree that git cannot read (%v); move it out of the worktree, or remove it yourself", repo, err)
+		}
+		out, err := ng.Run("rev-list", "--count", "--all", "--not", "--remotes")
+		if err != nil {
+			return fmt.Errorf("%s is a git repository inside the worktree that git cannot read (%v); move it out of the worktree, or remove it yourself", repo, err)
+		}
+		commits, _ := strconv.Atoi(out)
+		if changes > 0 || commits > 0 {
+			return &NestedRepoError{Repo: repo, Changes: changes, Commits: commits}
+		}
+	}
+	return nil
+}
