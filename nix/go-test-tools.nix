@@ -21,6 +21,7 @@
       "mkfifo"
       "mv"
       "printf"
+      "readlink"
       "rm"
       "rmdir"
       "seq"
