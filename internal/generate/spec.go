@@ -329,7 +329,8 @@ func (p *parser) contents(top map[string]json.RawMessage, s *Spec) error {
 		out := make(map[string]Content, len(entries))
 		for _, name := range sortedKeys(entries) {
 			field := c.field + "." + attrName(name)
-			if err := checkEntryName(name, c.field == "skills" || c.field == "plugins" || c.field == "marketplaces" || c.field == "hooks"); err != nil {
+			oneSegment := c.field == "skills" || c.field == "plugins" || c.field == "marketplaces" || c.field == "hooks"
+			if err := checkEntryName(name, c.field, oneSegment); err != nil {
 				return p.fail(field, err.Error())
 			}
 			content, err := p.content(entries[name], field)
@@ -517,9 +518,10 @@ func (p *parser) strings(raw json.RawMessage, field string) ([]string, error) {
 	return list, nil
 }
 
-// checkEntryName checks a commands/agents/skills attribute name: it becomes a
-// relative path below layer 1 and must stay there.
-func checkEntryName(name string, oneSegment bool) error {
+// checkEntryName checks a commands/agents/skills/… attribute name: it becomes
+// a relative path below layer 1 and must stay there. kind is the option
+// ("hooks"), for the message.
+func checkEntryName(name, kind string, oneSegment bool) error {
 	switch {
 	case name == "":
 		return errors.New("the name is empty")
@@ -528,7 +530,7 @@ func checkEntryName(name string, oneSegment bool) error {
 	case strings.ContainsAny(name, "\\\x00\n"):
 		return errors.New("the name holds a backslash, NUL or newline")
 	case oneSegment && strings.Contains(name, "/"):
-		return errors.New("a skill name is one path segment, without '/'")
+		return fmt.Errorf("a name in %s is one path segment, without '/'", kind)
 	}
 	for _, seg := range strings.Split(name, "/") {
 		switch seg {
