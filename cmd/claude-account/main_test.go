@@ -36,3 +36,25 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       update,
 	})
 }
+
+// TestScriptsInsideASession runs testdata/hermetic/*.txtar with the
+// variables a launcher-started Claude session exports (developers run the
+// tests from one): scripts must not see them.
+func TestScriptsInsideASession(t *testing.T) {
+	for k, v := range map[string]string{
+		"CLAUDE_ACCOUNT": "t", "CLAUDE_CONFIG_DIR": t.TempDir(), "CLAUDE_CODE_TASK_LIST_ID": "x",
+		"CLAUDE_ACCOUNT_DIR": t.TempDir(), "CLAUDE_ACCOUNT_CLAUDE": "/bin/false",
+		"CLAUDE_SECURESTORAGE_CONFIG_DIR": t.TempDir(), "CLAUDE_CODE_ENTRYPOINT": "cli",
+		"ANTHROPIC_API_KEY": "sk-ant-inherited", "XDG_CONFIG_HOME": t.TempDir(),
+	} {
+		t.Setenv(k, v)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "hermetic"),
+		Setup:               testenv.Setup,
+		Cmds:                testenv.Commands(),
+		Condition:           testenv.Condition,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+	})
+}
