@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
@@ -72,7 +71,7 @@ func statusLine(d *Deps, in statusInput, useGit bool) string {
 		acct, _ = launcherAccount(d.Prog)
 	}
 	if acct == "" {
-		if b, ok, err := binding.Lookup(d.Env, dir); err == nil && ok {
+		if b, ok, err := lookupBinding(d.Env, dir); err == nil && ok {
 			acct = b.Account
 		}
 	}

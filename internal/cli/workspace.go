@@ -9,6 +9,7 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
 )
@@ -41,11 +42,26 @@ func (f AccountFlags) account(d *Deps) (name string, from *binding.Binding, ok b
 	if name != "" {
 		return name, nil, true, nil
 	}
-	b, ok, err := binding.Lookup(d.Env, d.Dir)
+	b, ok, err := lookupBinding(d.Env, d.Dir)
 	if err != nil || !ok {
 		return "", nil, false, err
 	}
 	return b.Account, &b, true, nil
+}
+
+// lookupBinding finds the binding of dir; in a linked worktree, the
+// repository's binding counts too (binding.LookupWorktree), found through
+// the common git dir: <main>/.git, or a bare repository itself.
+func lookupBinding(e env.Env, dir string) (binding.Binding, bool, error) {
+	ctx, err := gitctx.Detect(dir, e.Get)
+	if err != nil || ctx.Kind != gitctx.Linked {
+		return binding.Lookup(e, dir)
+	}
+	mainRoot := ctx.CommonDir
+	if filepath.Base(mainRoot) == ".git" {
+		mainRoot = filepath.Dir(mainRoot)
+	}
+	return binding.LookupWorktree(e, dir, ctx.Toplevel, mainRoot)
 }
 
 // accountNotFound is account.NotFoundError with what helps most: the known
