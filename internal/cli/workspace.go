@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
@@ -107,25 +106,9 @@ func explainNotFound(d *Deps, err error, from *binding.Binding) error {
 		if from.Declared {
 			e.file = binding.DeclaredPath(d.Env)
 		}
-		e.dir = shellWord(d.Env.TildePath(binding.Expand(d.Env, from.Dir)))
+		e.dir = d.Env.ShellPath(binding.Expand(d.Env, from.Dir))
 	}
 	return e
-}
-
-// shellWord is a path as a shell reads it back: a leading ~/ unquoted, the
-// rest single-quoted when it holds anything a shell would split or expand.
-func shellWord(p string) string {
-	rest, tilde := strings.CutPrefix(p, "~/")
-	if rest == "" || !strings.ContainsFunc(rest, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r))
-	}) {
-		return p
-	}
-	q := "'" + strings.ReplaceAll(rest, "'", `'\''`) + "'"
-	if tilde {
-		return "~/" + q
-	}
-	return q
 }
 
 // load resolves the account (accountName) and detects the git context of the

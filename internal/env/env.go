@@ -102,3 +102,25 @@ func (e Env) TildePath(p string) string {
 	}
 	return p
 }
+
+// ShellPath is p as a command a message suggests should name it, ready to
+// copy into a shell: TildePath's ~/ left bare (so the shell expands it), the
+// rest single-quoted when it holds anything a shell would split or expand.
+func (e Env) ShellPath(p string) string {
+	p = e.TildePath(p)
+	rest, tilde := strings.CutPrefix(p, "~/")
+	if !tilde && p == "~" {
+		return p
+	}
+	safe := rest != "" && !strings.ContainsFunc(rest, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r))
+	})
+	if safe {
+		return p
+	}
+	q := "'" + strings.ReplaceAll(rest, "'", `'\''`) + "'"
+	if tilde {
+		return "~/" + q
+	}
+	return q
+}
