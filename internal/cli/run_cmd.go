@@ -100,7 +100,7 @@ func (c *RunCmd) Run(d *Deps) error {
 		PID: os.Getpid(), Account: ws.account.Name, Workspace: ws.context.Toplevel, Started: d.Now().UTC(),
 	}, ws.where(d))
 	if err != nil {
-		return err
+		return withStop(d, ws, err)
 	}
 	defer held.Release()
 	// What the account's config dirs share is planned and written by one
@@ -130,7 +130,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	}
 	plan.Close()
 	stamp := configdir.Stamp(ws.layout)
-	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout}))
+	warnOnce(d, doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout})
 
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: args, Env: launchEnv(d, ws).List(), Dir: d.Dir,

@@ -158,6 +158,15 @@ func (w *workspace) inWorkTree() bool {
 	return w.context.Kind != gitctx.NotGit && w.context.Kind != gitctx.Bare
 }
 
+// toplevel is the work tree the workspace is, "" outside one (not in git,
+// or in a bare repository): what the lock and close are keyed by.
+func (w *workspace) toplevel() string {
+	if !w.inWorkTree() {
+		return ""
+	}
+	return w.context.Toplevel
+}
+
 // lockKey is the instance lock's key (lock.Key).
 func (w *workspace) lockKey() string {
 	if !w.inWorkTree() {

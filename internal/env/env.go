@@ -105,22 +105,26 @@ func (e Env) TildePath(p string) string {
 
 // ShellPath is p as a command a message suggests should name it, ready to
 // copy into a shell: TildePath's ~/ left bare (so the shell expands it), the
-// rest single-quoted when it holds anything a shell would split or expand.
+// rest a ShellQuote.
 func (e Env) ShellPath(p string) string {
 	p = e.TildePath(p)
-	rest, tilde := strings.CutPrefix(p, "~/")
-	if !tilde && p == "~" {
+	if p == "~" {
 		return p
 	}
-	safe := rest != "" && !strings.ContainsFunc(rest, func(r rune) bool {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return "~/" + ShellQuote(rest)
+	}
+	return ShellQuote(p)
+}
+
+// ShellQuote is s as one shell word: unchanged when it holds nothing a shell
+// would split or expand, else single-quoted.
+func ShellQuote(s string) string {
+	safe := s != "" && !strings.ContainsFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r))
 	})
 	if safe {
-		return p
+		return s
 	}
-	q := "'" + strings.ReplaceAll(rest, "'", `'\''`) + "'"
-	if tilde {
-		return "~/" + q
-	}
-	return q
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

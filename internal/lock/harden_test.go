@@ -142,7 +142,7 @@ func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 	}
 }
 
-var alreadyRuns = regexp.MustCompile(`^claude-account: claude \(x\) already runs in (.+) as PID (\d+); 'claude-account close' stops it\n$`)
+var alreadyRuns = regexp.MustCompile(`^claude-account: claude \(x\) already runs in (.+) as PID (\d+); 'claude-account close --account x \S+' stops it\n$`)
 
 func TestHardenTwelveLaunchesOneWorkspace(t *testing.T) {
 	w := newWorld(t)

@@ -134,6 +134,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"apistub":     apistub,
 		"apitext":     apitext,
 		"endsas":      endsas,
+		"suggested":   suggested,
 	}
 }
 
@@ -266,6 +267,33 @@ func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s did not appear (or match) within %s", args[0], Patience)
+}
+
+// suggested FILE: run, as a user pasting it would (sh -c, in the current
+// directory), the command the last line of FILE that suggests one quotes:
+// from its first 'claude-account to the last ' of the line. Its output is
+// the command's; ! expects it to fail.
+func suggested(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: suggested FILE")
+	}
+	var msg string
+	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		if strings.Contains(line, "'claude-account ") {
+			msg = line
+		}
+	}
+	start := strings.Index(msg, "'claude-account ")
+	end := strings.LastIndex(msg, "'")
+	if start < 0 || end <= start {
+		ts.Fatalf("%s suggests no command: %s", args[0], msg)
+	}
+	cmd := msg[start+1 : end]
+	ts.Logf("suggested: %s", cmd)
+	err := ts.Exec("sh", "-c", cmd)
+	if (err != nil) != neg {
+		ts.Fatalf("%s: %v", cmd, err)
+	}
 }
 
 // sendsig SIGNAL PIDFILE [LINE]: send SIGNAL (INT, TERM, HUP, QUIT, WINCH,
