@@ -270,9 +270,8 @@ func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // suggested FILE: run, as a user pasting it would (sh -c, in the current
-// directory), the command the last line of FILE that suggests one quotes:
-// from its first 'claude-account to the last ' of the line. Its output is
-// the command's; ! expects it to fail.
+// directory), the first command quoted ('claude-account …') on the last line
+// of FILE that quotes one. Its output is the command's; ! expects it to fail.
 func suggested(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: suggested FILE")
@@ -283,17 +282,40 @@ func suggested(ts *testscript.TestScript, neg bool, args []string) {
 			msg = line
 		}
 	}
-	start := strings.Index(msg, "'claude-account ")
-	end := strings.LastIndex(msg, "'")
-	if start < 0 || end <= start {
+	cmd, ok := quotedCommand(msg)
+	if !ok {
 		ts.Fatalf("%s suggests no command: %s", args[0], msg)
 	}
-	cmd := msg[start+1 : end]
 	ts.Logf("suggested: %s", cmd)
 	err := ts.Exec("sh", "-c", cmd)
 	if (err != nil) != neg {
 		ts.Fatalf("%s: %v", cmd, err)
 	}
+}
+
+// quotedCommand is the first 'claude-account …' of msg, without its
+// quotes. The command may hold shell-quoted words itself (~/'my dir',
+// 'it'\''s'): a quote followed by a path character opens one, the next
+// closes it, and the quote that ends the command is followed by the end of
+// the line, a space or punctuation.
+func quotedCommand(msg string) (string, bool) {
+	start := strings.Index(msg, "'claude-account ")
+	if start < 0 {
+		return "", false
+	}
+	in := false
+	for i := start + 1; i < len(msg); i++ {
+		switch {
+		case msg[i] != '\'' || msg[i-1] == '\\' && !in:
+		case in:
+			in = false
+		case i+1 == len(msg) || strings.ContainsRune(" ),;.", rune(msg[i+1])):
+			return msg[start+1 : i], true
+		default:
+			in = true
+		}
+	}
+	return "", false
 }
 
 // sendsig SIGNAL PIDFILE [LINE]: send SIGNAL (INT, TERM, HUP, QUIT, WINCH,
