@@ -294,10 +294,11 @@ func suggested(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // quotedCommand is the first 'claude-account …' of msg, without its
-// quotes. The command may hold shell-quoted words itself (~/'my dir',
-// 'it'\''s'): a quote followed by a path character opens one, the next
-// closes it, and the quote that ends the command is followed by the end of
-// the line, a space or punctuation.
+// quotes. The command may hold shell-quoted words itself (~/'my dir', and a
+// quote in a path as an escaped \' between two quoted parts): a quote
+// followed by a path character opens one, the next closes it, and the quote
+// that ends the command is followed by the end of the line, a space or
+// punctuation.
 func quotedCommand(msg string) (string, bool) {
 	start := strings.Index(msg, "'claude-account ")
 	if start < 0 {
