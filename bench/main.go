@@ -39,6 +39,7 @@ func main() {
 	skipWT := flag.Bool("no-worktrees", false, "skip the worktree benchmarks")
 	fixtureOnly := flag.String("make-fixture", "", "internal: make one fixture in DIR (size from -sizes) and exit")
 	flag.Parse()
+	hermetic()
 	if *fixtureOnly != "" {
 		mb, err := strconv.ParseFloat(*sizeList, 64)
 		check(err)
@@ -248,6 +249,26 @@ func compare(n int, label string, vs []variant, num, den string) {
 			ratio += fmt.Sprintf("; reference ÷ ours = %.1f", float64(med[num])/float64(med[den]))
 		}
 		fmt.Printf("| %s | %s | %s | %s–%s | %s | %s |\n", label, v.name, ms(med[v.name]), ms(w[0]), ms(w[len(w)-1]), kib(maxOf(res[j].maxRSS)), ratio)
+	}
+}
+
+// hermetic drops, before anything runs, every inherited variable that would
+// steer the launcher, Claude or git: the harness runs from inside launcher
+// sessions (CLAUDE_ACCOUNT=t names an account no fixture has), from git hooks
+// (GIT_DIR) and under the user's own XDG dirs, and each child gets only the
+// HOME, XDG and Claude settings its fixture gives it. XDG_CACHE_HOME stays:
+// the launcher never reads it, and Go's build cache lives there.
+func hermetic() {
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "XDG_CACHE_HOME" {
+			continue
+		}
+		for _, p := range []string{"CLAUDE", "ANTHROPIC_", "GIT_", "XDG_", "DISABLE_"} {
+			if strings.HasPrefix(name, p) {
+				os.Unsetenv(name)
+			}
+		}
 	}
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,7 +24,9 @@ func TestMain(m *testing.M) {
 		// claudemax is the launcher name home-manager installs: the program
 		// name alone selects the account.
 		"claudemax": func() { os.Exit(cli.Main(os.Args)) },
-		"claude":    testenv.StubClaude,
+		// claude-work: a name after "claude-" is the account too.
+		"claude-work": func() { os.Exit(cli.Main(os.Args)) },
+		"claude":      testenv.StubClaude,
 	})
 }
 
@@ -78,4 +83,87 @@ func params(files []string, setup func(*testscript.Env) error, cond func(string)
 		RequireUniqueNames:  true,
 		UpdateScripts:       update,
 	}
+}
+
+// TestScriptsInsideASession runs testscripts/hermetic-*.txtar again, with
+// the variables a launcher-started Claude session exports (developers run
+// the tests from one): scripts must not see them.
+func TestScriptsInsideASession(t *testing.T) {
+	for k, v := range map[string]string{
+		"CLAUDE_ACCOUNT": "t", "CLAUDE_CONFIG_DIR": t.TempDir(), "CLAUDE_CODE_TASK_LIST_ID": "x",
+		"CLAUDE_ACCOUNT_DIR": t.TempDir(), "CLAUDE_ACCOUNT_CLAUDE": "/bin/false",
+		"CLAUDE_SECURESTORAGE_CONFIG_DIR": t.TempDir(), "CLAUDE_CODE_ENTRYPOINT": "cli",
+		"ANTHROPIC_API_KEY": "sk-ant-inherited", "XDG_CONFIG_HOME": t.TempDir(),
+	} {
+		t.Setenv(k, v)
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "testscripts", "hermetic-*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testscripts/hermetic-*.txtar: %v", err)
+	}
+	testscript.Run(t, testscript.Params{
+		Files:               files,
+		Setup:               testenv.Setup,
+		Cmds:                testenv.Commands(),
+		Condition:           testenv.Condition,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+	})
+}
+
+// TestUserGuideContents checks README-CLAUDE-CODE.md's table of contents
+// against its headings: every link leads to a heading, and every section
+// (##) is listed.
+func TestUserGuideContents(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README-CLAUDE-CODE.md"))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("README-CLAUDE-CODE.md is not in this copy of the tree (nix flake check copies the Go files)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors, sections := map[string]bool{}, []string{}
+	fence := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "```") {
+			fence = !fence
+		}
+		if fence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		level := len(line) - len(strings.TrimLeft(line, "#"))
+		a := anchor(strings.TrimSpace(line[level:]))
+		anchors[a] = true
+		if level == 2 {
+			sections = append(sections, a)
+		}
+	}
+	toc, _, _ := strings.Cut(string(data), "\n## ")
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\]\(#([^)]+)\)`).FindAllStringSubmatch(toc, -1) {
+		listed[m[1]] = true
+		if !anchors[m[1]] {
+			t.Errorf("the contents link to #%s, which no heading has", m[1])
+		}
+	}
+	for _, a := range sections {
+		if !listed[a] {
+			t.Errorf("section #%s is missing from the contents", a)
+		}
+	}
+}
+
+// anchor is the id GitHub gives a heading: lower case, punctuation dropped,
+// spaces as dashes.
+func anchor(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

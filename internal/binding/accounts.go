@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/claude-account/claude-account/internal/env"
 )
@@ -23,15 +25,21 @@ func AccountsPath(e env.Env) string { return filepath.Join(Dir(e), AccountsName)
 // DeclaredAccountDir is the dir the Nix module declared for the account
 // name, "" when it declared none (the account is in its default place).
 func DeclaredAccountDir(e env.Env, name string) (string, error) {
+	dirs, err := declaredAccounts(e)
+	return dirs[name], err
+}
+
+// declaredAccounts reads accounts.declared: account → dir, ~ expanded.
+func declaredAccounts(e env.Env) (map[string]string, error) {
 	path := AccountsPath(e)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
+		return nil, nil
 	}
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	found := ""
+	dirs := map[string]string{}
 	err = parsePairs(data, path, "the account", "its directory", func(line, keyCol int, acct string, col int, dir string) error {
 		if err := validName(acct); err != nil {
 			return &SyntaxError{Path: path, Line: line, Col: keyCol, Msg: err.Error()}
@@ -39,13 +47,102 @@ func DeclaredAccountDir(e env.Env, name string) (string, error) {
 		if err := validDir(dir); err != nil {
 			return &SyntaxError{Path: path, Line: line, Col: col, Msg: err.Error()}
 		}
-		if acct == name {
-			found = Expand(e, dir)
-		}
+		dirs[acct] = Expand(e, dir)
 		return nil
 	})
 	if err != nil {
-		return "", fromNix(err)
+		return nil, fromNix(err)
 	}
-	return found, nil
+	return dirs, nil
+}
+
+// AccountDir is where the account name lives: the dir the Nix module
+// declared for it, else ~/.claude-<name> (account.DefaultDir, repeated so
+// that this package stays a leaf).
+func AccountDir(e env.Env, name string) (string, error) {
+	dir, err := DeclaredAccountDir(e, name)
+	if dir == "" && err == nil {
+		dir = filepath.Join(e.Home(), ".claude-"+name)
+	}
+	return dir, err
+}
+
+// KnownAccounts names the accounts that exist: the directories ~/.claude-<name>
+// and the accounts of accounts.declared whose directory exists. Sorted; a file
+// that cannot be read adds nothing (this only feeds suggestions).
+func KnownAccounts(e env.Env) []string {
+	seen := map[string]bool{}
+	if entries, err := os.ReadDir(e.Home()); err == nil {
+		for _, de := range entries {
+			name, ok := strings.CutPrefix(de.Name(), ".claude-")
+			if ok && validName(name) == nil && isDir(filepath.Join(e.Home(), de.Name())) {
+				seen[name] = true
+			}
+		}
+	}
+	dirs, _ := declaredAccounts(e)
+	for name, dir := range dirs {
+		if isDir(dir) {
+			seen[name] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for name := range seen {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// Nearest is the known account a mistyped name most likely meant: the one
+// fewest edits away (a letter added, dropped, changed, or two swapped), at
+// most one edit for names of up to four letters and two for longer ones;
+// "" when none is that close. Ties go to the first in known.
+func Nearest(name string, known []string) string {
+	limit := 1
+	if len(name) > 4 {
+		limit = 2
+	}
+	best, bestDist := "", limit+1
+	for _, k := range known {
+		if k == name {
+			continue
+		}
+		if d := editDistance(name, k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance: insertions,
+// deletions, substitutions and swaps of neighbours each cost one.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }

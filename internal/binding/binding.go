@@ -293,12 +293,33 @@ func Match(bs []Binding, dir string, canon func(string) string) (Binding, bool) 
 // Lookup finds the account bound to dir (absolute), symlinks resolved on
 // both sides.
 func Lookup(e env.Env, dir string) (Binding, bool, error) {
+	return LookupWorktree(e, dir, "", "")
+}
+
+// LookupWorktree is Lookup for dir in a linked worktree whose own top level
+// is toplevel and whose repository's main worktree is mainRoot (both
+// canonical; "" outside a linked worktree). A worktree of a bound repository
+// has the repository's account wherever it lives (git worktree add ../x,
+// [worktree] dir = "../{repo}.worktrees"): the binding of mainRoot wins over
+// one of the worktree's surroundings that does not also hold the repository.
+// Only a binding of the worktree itself, or of a directory in it, wins over
+// the repository's.
+func LookupWorktree(e env.Env, dir, toplevel, mainRoot string) (Binding, bool, error) {
 	bs, err := ReadAll(e)
 	if err != nil || len(bs) == 0 {
 		return Binding{}, false, err
 	}
-	b, ok := Match(bs, Canonical(dir), func(d string) string { return Canonical(Expand(e, d)) })
-	return b, ok, nil
+	canon := func(d string) string { return Canonical(Expand(e, d)) }
+	own, ok := Match(bs, Canonical(dir), canon)
+	if mainRoot == "" || toplevel == "" || ok && Within(canon(own.Dir), toplevel) {
+		return own, ok, nil
+	}
+	// A binding that holds the worktree too was already weighed against the
+	// worktree's own, deeper ones by Match.
+	if repo, found := Match(bs, mainRoot, canon); found && !Within(toplevel, canon(repo.Dir)) {
+		return repo, true, nil
+	}
+	return own, ok, nil
 }
 
 // ConflictError says a directory is already bound by Nix.

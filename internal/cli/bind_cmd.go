@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
@@ -24,6 +26,7 @@ type BindCmd struct {
 	Dir     string `arg:"" optional:"" placeholder:"DIR" help:"The directory. Default: this worktree's top level, else the current directory."`
 	List    bool   `help:"List every binding, declared (Nix) and your own."`
 	JSON    bool   `help:"With --list, print JSON (schema in README-CLAUDE-CODE.md)."`
+	Force   bool   `help:"Bind even an account that does not exist yet (made later by init or home-manager)."`
 }
 
 // Help is shown under the command's usage.
@@ -75,6 +78,11 @@ func (c *BindCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
+	if !c.Force {
+		if err := accountExists(d, c.Account); err != nil {
+			return err
+		}
+	}
 	prev, err := binding.Bind(d.Env, dir, c.Account)
 	if err != nil {
 		return err
@@ -88,6 +96,26 @@ func (c *BindCmd) Run(d *Deps) error {
 		fmt.Fprintf(d.Stdout, "bound %s to %s (was %s)\n", d.Env.TildePath(dir), c.Account, prev)
 	}
 	return nil
+}
+
+// accountExists refuses to bind an account that has no directory: the
+// mistake would only show at the next launch in the directory, far from here.
+func accountExists(d *Deps, name string) error {
+	if err := account.ValidateName(name); err != nil {
+		return UsageError{err}
+	}
+	dir, err := binding.AccountDir(d.Env, name)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		return nil // there, or unreadable: the launch will say what is wrong
+	}
+	msg := fmt.Sprintf("account %q not found: %s does not exist; ", name, dir)
+	if near := binding.Nearest(name, binding.KnownAccounts(d.Env)); near != "" {
+		msg += fmt.Sprintf("did you mean %q? Else ", near)
+	}
+	return errors.New(msg + fmt.Sprintf("run 'claude-account init %s' first, or pass --force to bind it anyway", name))
 }
 
 func (c *BindCmd) list(d *Deps) error {

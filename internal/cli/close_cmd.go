@@ -3,31 +3,87 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
+	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/lock"
 )
 
 // CloseCmd is `claude-account close`.
 type CloseCmd struct {
 	AccountFlags
-	All     bool          `help:"Stop the account's Claude in every workspace, not just this one."`
-	Timeout time.Duration `default:"10s" help:"How long to wait for each to exit."`
+	Dir      string        `arg:"" optional:"" placeholder:"DIR" help:"Stop the Claude of the workspace DIR is in (any directory of a worktree, or one outside git). Default: the current directory."`
+	Worktree string        `placeholder:"NAME" help:"Stop the Claude of this worktree of the current repository: its name (as in 'worktree new NAME'), path or branch."`
+	All      bool          `help:"Stop the account's Claude in every workspace, not just this one."`
+	Timeout  time.Duration `default:"10s" help:"How long to wait for each to exit."`
 }
 
 // Help is shown under the command's usage.
 func (c *CloseCmd) Help() string {
 	return `Sends SIGTERM to the launcher holding the lock (it passes the signal to Claude),
-waits for the lock to be released, and reports.
+waits for the lock to be released, and reports. The account is the one of the
+directory close runs in (as for 'run --worktree'), else the target's binding.
 
 Examples:
-  claude-account close --account max          # the one running in this workspace
-  claude-account close --account max --all    # every workspace`
+  claude-account close --account max                      # the one running in this workspace
+  claude-account close --account max --worktree fix-login # in that worktree, from anywhere in the repository
+  claude-account close --account max ~/src/app            # in that workspace, from anywhere
+  claude-account close --account max --all                # every workspace`
+}
+
+// target moves d to the workspace --worktree or DIR names. The account is
+// resolved first where close was called (a worktree may live outside the
+// bound directory), as run --worktree does.
+func (c *CloseCmd) target(d *Deps) (*Deps, error) {
+	switch {
+	case c.Worktree != "" && c.Dir != "":
+		return nil, UsageError{errors.New("give either --worktree NAME or DIR, not both")}
+	case c.All && (c.Worktree != "" || c.Dir != ""):
+		return nil, UsageError{errors.New("--all stops every workspace; drop --worktree and DIR, or --all")}
+	case c.Worktree == "" && c.Dir == "":
+		return d, nil
+	}
+	if c.Account == "" {
+		name, ok, err := c.accountName(d)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			c.Account = name
+		}
+	}
+	in := *d
+	if c.Worktree != "" {
+		r, _, _, err := repoFor(d, c.AccountFlags)
+		if err != nil {
+			return nil, err
+		}
+		e, err := r.Resolve(c.Worktree)
+		if err != nil {
+			return nil, err
+		}
+		in.Dir = e.Path
+	} else {
+		in.Dir = c.Dir
+		if !filepath.IsAbs(in.Dir) {
+			in.Dir = filepath.Join(d.Dir, in.Dir)
+		}
+	}
+	if fi, err := os.Stat(in.Dir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%s does not exist; name a directory of the workspace whose Claude to stop", in.Dir)
+	}
+	return &in, nil
 }
 
 // Run stops the holders.
 func (c *CloseCmd) Run(d *Deps) error {
+	d, err := c.target(d)
+	if err != nil {
+		return err
+	}
 	ws, err := c.load(d)
 	if err != nil {
 		return err
@@ -67,7 +123,13 @@ func (c *CloseCmd) Run(d *Deps) error {
 		}
 		if h.PID <= 0 {
 			// kill(0) would signal our own process group.
-			failed = append(failed, fmt.Sprintf("claude (%s) %s has just started and not yet written its PID to %s; run close again in a moment", h.Account, where, h.Path))
+			// Its lock says nothing yet: the workspace is the one whose key
+			// matched, unless --all matched every one.
+			again := closeCommand(d.Env, ws.account.Name, ws.toplevel())
+			if c.All {
+				again = "claude-account close --account " + ws.account.Name + " --all"
+			}
+			failed = append(failed, fmt.Sprintf("claude (%s) %s has just started and not yet written its PID to %s; run '%s' again in a moment", ws.account.Name, where, h.Path, again))
 			continue
 		}
 		if err := syscall.Kill(h.PID, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
@@ -88,4 +150,34 @@ func (c *CloseCmd) Run(d *Deps) error {
 		return errors.New(failed[0])
 	}
 	return nil
+}
+
+// closeCommand is the close that stops account's Claude in workspace (a
+// canonical top level, "" outside a work tree) from any directory:
+// suggestions name it so that they run as printed, wherever they are
+// printed (claudemax sets no CLAUDE_ACCOUNT in the user's shell, and run
+// --worktree prints in another workspace than the one it names). Outside a
+// work tree the lock is the account's alone: any directory outside git
+// names it, and / is one.
+func closeCommand(e env.Env, account, workspace string) string {
+	if workspace == "" {
+		workspace = "/"
+	}
+	return "claude-account close --account " + account + " " + e.ShellPath(workspace)
+}
+
+// withStop names in an *lock.AlreadyRunningError the close that stops the
+// holder of ws's lock; other errors pass unchanged.
+func withStop(d *Deps, ws *workspace, err error) error {
+	var running *lock.AlreadyRunningError
+	if errors.As(err, &running) {
+		// The holder's own work tree: another one can share this runtime
+		// (GIT_WORK_TREE), and the holder's names the lock as well.
+		where := ws.toplevel()
+		if running.Holder.Workspace != "" {
+			where = running.Holder.Workspace
+		}
+		running.Stop = closeCommand(d.Env, ws.account.Name, where)
+	}
+	return err
 }

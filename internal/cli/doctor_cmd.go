@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
@@ -14,8 +16,9 @@ import (
 // DoctorCmd is `claude-account doctor`.
 type DoctorCmd struct {
 	AccountFlags
-	Fix  bool `help:"Repair what can be repaired safely, and say what was done."`
-	JSON bool `help:"Print JSON: {ok, findings: [{id, path, message, fixable, fixed}], shared: [{name, via, variable?, path}]}."`
+	Dir  string `arg:"" optional:"" placeholder:"DIR" help:"Check the config dir of the workspace DIR is in (what its findings' fixes name). Default: the current directory."`
+	Fix  bool   `help:"Repair what can be repaired safely, and say what was done."`
+	JSON bool   `help:"Print JSON: {ok, findings: [{id, path, message, fixable, fixed}], shared: [{name, via, variable?, path}]}."`
 }
 
 // Help is shown under the command's usage.
@@ -29,7 +32,8 @@ plugins, settings, MCP servers, trust). Exits 1 while anything is wrong.
 
 Examples:
   claude-account doctor --account max
-  claude-account doctor --account max --fix`
+  claude-account doctor --account max --fix
+  claude-account doctor --account max --fix ~/src/app/.claude/worktrees/fix-login`
 }
 
 // DoctorReport is the --json body.
@@ -45,6 +49,25 @@ type DoctorReport struct {
 
 // Run checks, optionally fixes, and checks again.
 func (c *DoctorCmd) Run(d *Deps) error {
+	if c.Dir != "" {
+		// The account is still the one of where doctor runs, as for close.
+		if c.Account == "" {
+			if name, ok, err := c.accountName(d); err != nil {
+				return err
+			} else if ok {
+				c.Account = name
+			}
+		}
+		in := *d
+		in.Dir = c.Dir
+		if !filepath.IsAbs(in.Dir) {
+			in.Dir = filepath.Join(d.Dir, in.Dir)
+		}
+		if fi, err := os.Stat(in.Dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("%s does not exist; name a directory of the workspace to check", in.Dir)
+		}
+		d = &in
+	}
 	ws, err := c.load(d)
 	if err != nil {
 		return err
@@ -62,7 +85,7 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		held, err := ws.acquire(d)
 		var running *lock.AlreadyRunningError
 		if errors.As(err, &running) {
-			return fmt.Errorf("%v; stop it before 'doctor --fix' repairs what it uses", err)
+			return fmt.Errorf("%v; stop it before 'doctor --fix' repairs what it uses", withStop(d, ws, err))
 		}
 		if err == nil {
 			defer held.Release()

@@ -171,6 +171,11 @@ func dispatch(d *Deps, args []string) (err error) {
 		// No command (as 'nix run' of the flake starts it): teach, don't scold.
 		args = []string{"--help"}
 	}
+	if args[0] == "--version" {
+		// What every other program answers; claude<name> --version, above,
+		// is Claude's own.
+		args = append([]string{"version"}, args[1:]...)
+	}
 	var cli CLI
 	parser, err := kong.New(&cli,
 		kong.Name("claude-account"),
@@ -222,13 +227,17 @@ func commandPath(ctx *kong.Context) string {
 	return strings.Join(words, " ")
 }
 
-// launcherAccount reads the account from a program name like claudemax.
+// launcherAccount reads the account from a program name like claudemax or
+// claude-max: a dash after "claude" only separates, as account names never
+// start with one. claude-account (and claude-account.*) is the launcher
+// itself, not the account "account".
 func launcherAccount(prog string) (string, bool) {
 	name, ok := strings.CutPrefix(prog, "claude")
-	if !ok || name == "" || name == "-account" || strings.HasPrefix(name, "-account.") {
+	if !ok || name == "-account" || strings.HasPrefix(name, "-account.") {
 		return "", false
 	}
-	return name, true
+	name = strings.TrimPrefix(name, "-")
+	return name, name != ""
 }
 
 // notef prints one notice line on stderr, prefixed and kept on one line.

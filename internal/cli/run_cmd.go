@@ -100,7 +100,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	// still ran would splice a .claude.json that Claude rewrites as it exits.
 	held, err := ws.acquire(d)
 	if err != nil {
-		return err
+		return withStop(d, ws, err)
 	}
 	defer held.Release()
 	// What the account's config dirs share is planned and written by one
@@ -138,9 +138,8 @@ func (c *RunCmd) Run(d *Deps) error {
 	plan.Close()
 	stamp := configdir.Stamp(ws.layout)
 	quick := doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Claude: ws.claude}
-	warnOnce(d, ws.layout.ConfigDir, doctor.Quick(quick))
-	// Once per release of Claude, not per worktree.
-	warnOnce(d, "claude "+ws.account.Name, doctor.Degraded(quick))
+	warnOnce(d, quick)
+	warnRelease(d, quick)
 
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: args, Env: launchEnv(d, ws).List(), Dir: d.Dir,

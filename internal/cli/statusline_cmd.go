@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/worktree"
 )
 
 // StatuslineCmd is `claude-account statusline`: Claude Code's statusLine
@@ -25,7 +25,8 @@ type StatuslineCmd struct {
 func (c *StatuslineCmd) Help() string {
 	return `Reads Claude's status JSON on stdin and prints one line:
   ACCOUNT · WORKTREE-OR-BRANCH · STATE · MODEL
-where STATE is * for uncommitted changes and ↑N ↓N against the upstream.
+where STATE is * for uncommitted changes and ↑N ↓N against the upstream (a
+branch without one: ↑N against the base the worktree was made from).
 
 Example, in an account's settings.json:
   "statusLine": {"type": "command", "command": "claude-account statusline"}
@@ -72,7 +73,7 @@ func statusLine(d *Deps, in statusInput, useGit bool) string {
 		acct, _ = launcherAccount(d.Prog)
 	}
 	if acct == "" {
-		if b, ok, err := binding.Lookup(d.Env, dir); err == nil && ok {
+		if b, ok, err := lookupBinding(d.Env, dir); err == nil && ok {
 			acct = b.Account
 		}
 	}
@@ -97,7 +98,7 @@ func statusLine(d *Deps, in statusInput, useGit bool) string {
 			parts = append(parts, where)
 		}
 		if useGit && ctx.Toplevel != "" {
-			if st := gitState(d, ctx.Toplevel); st != "" {
+			if st := gitState(d, ctx); st != "" {
 				parts = append(parts, st)
 			}
 		}
@@ -111,46 +112,80 @@ func statusLine(d *Deps, in statusInput, useGit bool) string {
 }
 
 // gitState is one `git status --porcelain=v2 --branch`: "*" when anything is
-// changed or untracked, "↑N ↓N" against the upstream.
-func gitState(d *Deps, toplevel string) string {
+// changed or untracked, "↑N ↓N" against the upstream. A branch without one
+// (every branch worktree new makes) or a detached HEAD counts ↑N against the
+// base the worktree was made from, as worktree list does: a second git
+// process, only then.
+func gitState(d *Deps, ctx gitctx.Context) string {
 	cmd := exec.Command("git", "--no-optional-locks", "status", "--porcelain=v2", "--branch")
-	cmd.Dir = toplevel
+	cmd.Dir = ctx.Toplevel
 	cmd.Env = d.Env.List()
 	out, err := cmd.Output()
 	if err != nil {
 		return ""
 	}
-	return parseGitState(out)
+	st := parseGitState(out)
+	if !st.upstream {
+		st.ahead = aheadOfBase(d, ctx)
+	}
+	return st.String()
 }
 
-func parseGitState(out []byte) string {
-	dirty, ahead, behind := false, 0, 0
+// aheadOfBase counts the commits of HEAD not on the worktree's base; 0 when
+// git cannot tell (no such base, no commit yet).
+func aheadOfBase(d *Deps, ctx gitctx.Context) int {
+	base := worktree.BaseOf(ctx, d.Env.List())
+	cmd := exec.Command("git", "--no-optional-locks", "rev-list", "--count", base+"..HEAD", "--")
+	cmd.Dir = ctx.Toplevel
+	cmd.Env = d.Env.List()
+	out, err := cmd.Output()
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return n
+}
+
+// gitState is what the line shows of git status.
+type gitStatus struct {
+	dirty         bool
+	ahead, behind int
+	upstream      bool // the branch has an upstream that git compared with
+}
+
+func parseGitState(out []byte) gitStatus {
+	var st gitStatus
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		l := sc.Text()
 		if ab, ok := strings.CutPrefix(l, "# branch.ab "); ok {
+			st.upstream = true
 			for _, f := range strings.Fields(ab) {
 				n, _ := strconv.Atoi(f[1:])
 				if f[0] == '+' {
-					ahead = n
+					st.ahead = n
 				} else if f[0] == '-' {
-					behind = n
+					st.behind = n
 				}
 			}
 		} else if l != "" && l[0] != '#' {
-			dirty = true
+			st.dirty = true
 		}
 	}
+	return st
+}
+
+func (st gitStatus) String() string {
 	var s []string
-	if dirty {
+	if st.dirty {
 		s = append(s, "*")
 	}
-	if ahead > 0 {
-		s = append(s, "↑"+strconv.Itoa(ahead))
+	if st.ahead > 0 {
+		s = append(s, "↑"+strconv.Itoa(st.ahead))
 	}
-	if behind > 0 {
-		s = append(s, "↓"+strconv.Itoa(behind))
+	if st.behind > 0 {
+		s = append(s, "↓"+strconv.Itoa(st.behind))
 	}
 	return strings.Join(s, " ")
 }

@@ -22,7 +22,7 @@ func TestParseGitState(t *testing.T) {
 		"# branch.head main\n? untracked\n":                            "*",
 		"# branch.ab +1 -1\n":                                          "↑1 ↓1",
 	} {
-		if got := parseGitState([]byte(in)); got != want {
+		if got := parseGitState([]byte(in)).String(); got != want {
 			t.Errorf("parseGitState(%q) = %q, want %q", in, got, want)
 		}
 	}

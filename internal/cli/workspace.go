@@ -10,6 +10,7 @@ import (
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -38,6 +39,13 @@ func (w *workspace) findClaude(d *Deps) (claudever.Binary, error) {
 // $CLAUDE_ACCOUNT, else the program name (claudemax), else the binding of the
 // working directory. ok is false when none of them names one.
 func (f AccountFlags) accountName(d *Deps) (name string, ok bool, err error) {
+	name, _, ok, err = f.account(d)
+	return name, ok, err
+}
+
+// account is accountName that also returns the binding that named the
+// account (nil when the user named it), for errors to point at.
+func (f AccountFlags) account(d *Deps) (name string, from *binding.Binding, ok bool, err error) {
 	name = f.Account
 	if name == "" {
 		name = d.Env.Get("CLAUDE_ACCOUNT")
@@ -46,19 +54,82 @@ func (f AccountFlags) accountName(d *Deps) (name string, ok bool, err error) {
 		name, _ = launcherAccount(d.Prog)
 	}
 	if name != "" {
-		return name, true, nil
+		return name, nil, true, nil
 	}
-	b, ok, err := binding.Lookup(d.Env, d.Dir)
+	b, ok, err := lookupBinding(d.Env, d.Dir)
 	if err != nil || !ok {
-		return "", false, err
+		return "", nil, false, err
 	}
-	return b.Account, true, nil
+	return b.Account, &b, true, nil
+}
+
+// lookupBinding finds the binding of dir; in a linked worktree, the
+// repository's binding counts too (binding.LookupWorktree), found through
+// the common git dir: <main>/.git, or a bare repository itself.
+func lookupBinding(e env.Env, dir string) (binding.Binding, bool, error) {
+	ctx, err := gitctx.Detect(dir, e.Get)
+	if err != nil || ctx.Kind != gitctx.Linked {
+		return binding.Lookup(e, dir)
+	}
+	mainRoot := ctx.CommonDir
+	if filepath.Base(mainRoot) == ".git" {
+		mainRoot = filepath.Dir(mainRoot)
+	}
+	return binding.LookupWorktree(e, dir, ctx.Toplevel, mainRoot)
+}
+
+// accountNotFound is account.NotFoundError with what helps most: the known
+// account the name is nearest to (a typo), and the binding that named it.
+type accountNotFound struct {
+	*account.NotFoundError
+	nearest string
+	from    *binding.Binding
+	file    string // the bindings file of from
+	dir     string // from's directory, for messages
+}
+
+func (e *accountNotFound) Unwrap() error { return e.NotFoundError }
+
+func (e *accountNotFound) Error() string {
+	msg := fmt.Sprintf("account %q not found: %s does not exist", e.Name, e.Dir)
+	if e.from == nil {
+		if e.nearest != "" {
+			return fmt.Sprintf("%s; did you mean %q? To make %q, run 'claude-account init %s' or declare it in home-manager", msg, e.nearest, e.Name, e.Name)
+		}
+		return e.NotFoundError.Error()
+	}
+	msg += fmt.Sprintf(" (named by the binding of %s in %s, line %d)", e.dir, e.file, e.from.Line)
+	switch {
+	case e.from.Declared:
+		return msg + fmt.Sprintf("; run 'claude-account init %s', or change the account's directories in home-manager", e.Name)
+	case e.nearest != "":
+		return msg + fmt.Sprintf("; did you mean %q? run 'claude-account bind %s %s' (or 'claude-account init %s')", e.nearest, e.nearest, e.dir, e.Name)
+	}
+	return msg + fmt.Sprintf("; run 'claude-account init %s', or 'claude-account unbind %s'", e.Name, e.dir)
+}
+
+// explainNotFound turns a missing account into accountNotFound; other
+// errors pass unchanged.
+func explainNotFound(d *Deps, err error, from *binding.Binding) error {
+	var nf *account.NotFoundError
+	if !errors.As(err, &nf) {
+		return err
+	}
+	e := &accountNotFound{NotFoundError: nf, nearest: binding.Nearest(nf.Name, binding.KnownAccounts(d.Env)), from: from}
+	if from != nil {
+		e.file = binding.Path(d.Env)
+		if from.Declared {
+			e.file = binding.DeclaredPath(d.Env)
+		}
+		e.dir = d.Env.ShellPath(binding.Expand(d.Env, from.Dir))
+	}
+	return e
 }
 
 // load resolves the account (accountName) and detects the git context of the
 // working directory.
 func (f AccountFlags) load(d *Deps) (*workspace, error) {
-	name, ok, err := f.accountName(d)
+	name, from, ok, err := f.account(d)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +158,7 @@ func (f AccountFlags) load(d *Deps) (*workspace, error) {
 	}
 	a, err := account.Load(name, dir)
 	if err != nil {
-		return nil, err
+		return nil, explainNotFound(d, err, from)
 	}
 	ctx, err := gitctx.Detect(d.Dir, d.Env.Get)
 	if err != nil {
@@ -100,6 +171,15 @@ func (f AccountFlags) load(d *Deps) (*workspace, error) {
 // it gets a runtime, a lock and a task list per workspace.
 func (w *workspace) inWorkTree() bool {
 	return w.context.Kind != gitctx.NotGit && w.context.Kind != gitctx.Bare
+}
+
+// toplevel is the work tree the workspace is, "" outside one (not in git,
+// or in a bare repository): what close suggestions name.
+func (w *workspace) toplevel() string {
+	if !w.inWorkTree() {
+		return ""
+	}
+	return w.context.Toplevel
 }
 
 // lockKey is the instance lock's key (lock.Key): one per config dir. Two

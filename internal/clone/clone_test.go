@@ -99,7 +99,7 @@ func TestEnsureRepoInterrupted(t *testing.T) {
 		_, err := EnsureRepo(ctx, g, dest, src)
 		done <- err
 	}()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		if _, err := os.Stat(ready); err == nil {
 			break
 		}

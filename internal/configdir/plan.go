@@ -333,7 +333,7 @@ func (p *Plan) link(dir, accountDir, name string, fresh bool) {
 			p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "the account has no " + name})
 		}
 	case want:
-		p.Notes = append(p.Notes, fmt.Sprintf("%s is a %s, not a link to %s; left as it is (run 'claude-account doctor')", path, kindOf(fi), target))
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is a %s, not a link to %s; left as it is (run 'claude-account doctor --account %s' in this worktree)", path, kindOf(fi), target, filepath.Base(p.ConfigDir)))
 	}
 }
 

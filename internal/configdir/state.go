@@ -15,6 +15,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/coalesce"
+	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/mcp"
@@ -687,10 +688,10 @@ func (p *Plan) overlay(in Input) mcp.Servers {
 	}
 	switch st {
 	case trust.Untrusted:
-		p.Notes = append(p.Notes, fmt.Sprintf("%s is not trusted, so its servers are not loaded; review it, then run 'claude-account trust'", overlayPath))
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is not trusted, so its servers are not loaded; review it, then run 'claude-account trust %s'", overlayPath, env.ShellQuote(overlayPath)))
 		return nil
 	case trust.Changed:
-		p.Notes = append(p.Notes, fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run 'claude-account trust'", overlayPath))
+		p.Notes = append(p.Notes, fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run 'claude-account trust %s'", overlayPath, env.ShellQuote(overlayPath)))
 		return nil
 	}
 	servers, err := mcp.Parse(overlay, overlayPath)

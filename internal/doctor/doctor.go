@@ -164,10 +164,10 @@ func brokenLink(in Input, st configdir.LinkState) Finding {
 	accountEntry := filepath.Join(in.Account.Dir, st.Name)
 	switch {
 	case len(st.Chain) > 0 && st.Chain[0] != accountEntry && in.Layout.IsRuntime:
-		f.Message = fmt.Sprintf("%s points to %s, not to the account's %s; 'claude-account doctor --fix' relinks it", st.Path, st.Chain[0], accountEntry)
+		f.Message = fmt.Sprintf("%s points to %s, not to the account's %s; '%s' relinks it", st.Path, st.Chain[0], accountEntry, Command(in, "--fix"))
 		f.Fixable, f.fix, f.rebuilds = true, repairPlan(in), true
 	case st.Broken == accountEntry && in.Layout.IsRuntime:
-		f.Message = fmt.Sprintf("%s is broken: the account has no %s; 'claude-account doctor --fix' removes the link", st.Path, st.Name)
+		f.Message = fmt.Sprintf("%s is broken: the account has no %s; '%s' removes the link", st.Path, st.Name, Command(in, "--fix"))
 		f.Fixable, f.fix, f.rebuilds = true, repairPlan(in), true
 	default:
 		f.Message = fmt.Sprintf("%s is broken at %s (a store path removed by garbage collection?); run 'home-manager switch' or restore it", st.Path, st.Broken)
@@ -228,7 +228,7 @@ func replaced(in Input) []Finding {
 		}
 		aside := path + ".local-" + in.Now.UTC().Format("20060102T150405Z")
 		f := Finding{ID: "replaced-link", Path: path, Fixable: true,
-			Message: fmt.Sprintf("%s is a real %s where a link to %s belongs; 'claude-account doctor --fix' moves it to %s and relinks", path, kind(fi), target, filepath.Base(aside))}
+			Message: fmt.Sprintf("%s is a real %s where a link to %s belongs; '%s' moves it to %s and relinks", path, kind(fi), target, Command(in, "--fix"), filepath.Base(aside))}
 		f.fix = func() (string, error) {
 			if err := os.Rename(path, aside); err != nil {
 				return "", err
@@ -250,7 +250,7 @@ func earlier(in Input) []Finding {
 	var out []Finding
 	for _, what := range found {
 		out = append(out, Finding{ID: "earlier-runtime", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in), rebuilds: true,
-			Message: fmt.Sprintf("%s keeps %s for itself; 'claude-account doctor --fix' (or the next launch) moves it to the account", in.Layout.ConfigDir, what)})
+			Message: fmt.Sprintf("%s keeps %s for itself; '%s' (or the next launch) moves it to the account", in.Layout.ConfigDir, what, Command(in, "--fix"))})
 	}
 	if plugins != "" {
 		out = append(out, Finding{ID: "earlier-plugins", Path: plugins,
@@ -324,7 +324,7 @@ func loginNotShared(in Input) *Finding {
 			return nil
 		}
 		return &Finding{ID: "login-not-shared", Path: path, Fixable: true, fix: repairPlan(in), rebuilds: true,
-			Message: fmt.Sprintf("Claude Code %s reads its login only from %s, which is not a link to the account's login %s; 'claude-account doctor --fix' (or the next launch) links it", in.Claude.Version, path, acct)}
+			Message: fmt.Sprintf("Claude Code %s reads its login only from %s, which is not a link to the account's login %s; '%s' (or the next launch) links it", in.Claude.Version, path, acct, Command(in, "--fix"))}
 	}
 	return nil
 }
@@ -338,7 +338,7 @@ func notMade(in Input) *Finding {
 		return nil // a damaged record is reported by the plan (invalid-state)
 	}
 	return &Finding{ID: "not-made", Path: dir, Fixable: true, fix: repairPlan(in), rebuilds: true,
-		Message: fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository, or an earlier version made it); 'claude-account doctor --fix' (or the next launch) keeps it aside unread and starts fresh", dir)}
+		Message: fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository, or an earlier version made it); '%s' (or the next launch) keeps it aside unread and starts fresh", dir, Command(in, "--fix"))}
 }
 
 // temps finds the temporary copies an interrupted write left in the config
@@ -352,7 +352,7 @@ func temps(in Input) []Finding {
 	for _, dir := range dirs {
 		for _, t := range configdir.Temps(dir) {
 			out = append(out, Finding{ID: "temp-file", Path: t, Fixable: true, fix: repairPlan(in), rebuilds: true,
-				Message: fmt.Sprintf("%s is a temporary copy left by an interrupted write (it may hold secrets); 'claude-account doctor --fix' (or the next launch) removes it", t)})
+				Message: fmt.Sprintf("%s is a temporary copy left by an interrupted write (it may hold secrets); '%s' (or the next launch) removes it", t, Command(in, "--fix"))})
 		}
 	}
 	return out
@@ -364,7 +364,7 @@ func moved(in Input) []Finding {
 		return nil
 	}
 	return []Finding{{ID: "workspace-moved", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in), rebuilds: true,
-		Message: fmt.Sprintf("%s was made for %s, not %s (a copied or moved repository); 'claude-account doctor --fix' (or the next launch) keeps it aside and starts fresh", in.Layout.ConfigDir, ws.Toplevel, in.Context.Toplevel)}}
+		Message: fmt.Sprintf("%s was made for %s, not %s (a copied or moved repository); '%s' (or the next launch) keeps it aside and starts fresh", in.Layout.ConfigDir, ws.Toplevel, in.Context.Toplevel, Command(in, "--fix"))}}
 }
 
 func lockDir(in Input, problem error) Finding {
@@ -404,7 +404,7 @@ func overlay(in Input) []Finding {
 	}
 	if st, err := in.Trust.Check(path, data); err == nil && st == trust.Changed {
 		return []Finding{{ID: "overlay-changed", Path: path,
-			Message: fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run 'claude-account trust'", path)}}
+			Message: fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run '%s'", path, trustCommand(path))}}
 	}
 	return nil
 }

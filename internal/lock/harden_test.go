@@ -142,7 +142,7 @@ func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 	}
 }
 
-var alreadyRuns = regexp.MustCompile(`^claude-account: claude \(x\) already runs in (.+) as PID (\d+); 'claude-account close' stops it\n$`)
+var alreadyRuns = regexp.MustCompile(`^claude-account: claude \(x\) already runs in (.+) as PID (\d+); 'claude-account close --account x \S+' stops it\n$`)
 
 func TestHardenTwelveLaunchesOneWorkspace(t *testing.T) {
 	w := newWorld(t)
@@ -167,7 +167,7 @@ func twelveAtOnce(t *testing.T, w *world, repo string, round int) {
 		ls = append(ls, w.start(repo, "run", "--account", "x"))
 	}
 	// The refused ones exit at once; the one that runs waits for release.
-	waitFor(t, "11 launches to be refused and 1 to start Claude", 15*time.Second, func() bool {
+	waitFor(t, "11 launches to be refused and 1 to start Claude", testenv.Patience, func() bool {
 		exited := 0
 		for _, l := range ls {
 			if l.exited() {
@@ -222,7 +222,7 @@ func twelveAtOnce(t *testing.T, w *world, repo string, round int) {
 		}
 	}
 	must(t, os.WriteFile(w.release, nil, 0o644))
-	waitFor(t, "the running launch to exit", 10*time.Second, running.exited)
+	waitFor(t, "the running launch to exit", testenv.Patience, running.exited)
 	if c := running.code(); c != 0 {
 		t.Errorf("round %d: the launch that ran exited %d, want 0; stderr: %s", round, c, running.stderr.String())
 	}
@@ -287,7 +287,7 @@ func TestHardenTwelveWorktreesAtOnce(t *testing.T) {
 	for _, wt := range wts {
 		ls = append(ls, w.start(wt, "run", "--account", "x"))
 	}
-	waitFor(t, "all 12 Claudes to run at the same time", 15*time.Second, func() bool {
+	waitFor(t, "all 12 Claudes to run at the same time", testenv.Patience, func() bool {
 		for _, l := range ls {
 			if l.exited() {
 				t.Fatalf("launch in %s exited %d while the others start: %s", l.cmd.Dir, l.code(), l.stderr.String())
@@ -313,7 +313,7 @@ func TestHardenTwelveWorktreesAtOnce(t *testing.T) {
 	}
 	must(t, os.WriteFile(w.release, nil, 0o644))
 	for _, l := range ls {
-		waitFor(t, "launch in "+l.cmd.Dir+" to exit", 10*time.Second, l.exited)
+		waitFor(t, "launch in "+l.cmd.Dir+" to exit", testenv.Patience, l.exited)
 		if c := l.code(); c != 0 {
 			t.Errorf("launch in %s exited %d: %s", l.cmd.Dir, c, l.stderr.String())
 		}
@@ -347,7 +347,7 @@ func tenWorktreesAtOnce(t *testing.T, w *world, repo string) {
 		ls = append(ls, w.start(repo, "worktree", "new", fmt.Sprintf("slug-%02d", i)))
 	}
 	for _, l := range ls {
-		waitFor(t, "worktree new to finish", 15*time.Second, l.exited)
+		waitFor(t, "worktree new to finish", testenv.Patience, l.exited)
 		if c := l.code(); c != 0 {
 			t.Errorf("%s: exit %d: %s", strings.Join(l.cmd.Args[1:], " "), c, l.stderr.String())
 		}

@@ -49,14 +49,22 @@ type Holder struct {
 type AlreadyRunningError struct {
 	Holder Holder
 	Where  string // the workspace as shown to the user
+	// Stop is the command that stops the holder from wherever the error is
+	// printed (account and workspace named), filled in by the caller, which
+	// knows them; "" reads "claude-account close".
+	Stop string
 }
 
 func (e *AlreadyRunningError) Error() string {
+	stop := e.Stop
+	if stop == "" {
+		stop = "claude-account close"
+	}
 	if e.Holder.PID <= 0 {
 		// The holder has just started and not yet said who it is.
-		return fmt.Sprintf("claude (%s) already runs in %s; 'claude-account close' stops it", e.Holder.Account, e.Where)
+		return fmt.Sprintf("claude (%s) already runs in %s; '%s' stops it", e.Holder.Account, e.Where, stop)
 	}
-	return fmt.Sprintf("claude (%s) already runs in %s as PID %d; 'claude-account close' stops it", e.Holder.Account, e.Where, e.Holder.PID)
+	return fmt.Sprintf("claude (%s) already runs in %s as PID %d; '%s' stops it", e.Holder.Account, e.Where, e.Holder.PID, stop)
 }
 
 // ExitCode is 3: scripts can tell "already running" from a failure.

@@ -29,9 +29,45 @@ import (
 
 const snapshotsKey = "snapshots"
 
+// Patience is how long a test waits for something that must happen (a file,
+// a pane in tmux, a Claude to start) before it fails. A loaded machine (two
+// cores, load average 20) slows a real Claude's start to tens of seconds;
+// waiting costs nothing when things go well, so the deadline is generous.
+// Scripts read it in seconds as $PATIENCE (timeout $PATIENCE claude …).
+const Patience = 5 * time.Minute
+
+// Inherited reports whether an inherited variable would steer the launcher,
+// Claude or git, so that a test must not see it: tests run from inside a
+// launcher-started session (CLAUDE_ACCOUNT, CLAUDE_CONFIG_DIR,
+// CLAUDE_CODE_TASK_LIST_ID set), from a git hook (GIT_DIR), or on a machine
+// with its own XDG dirs and API key.
+func Inherited(name string) bool {
+	for _, p := range []string{"CLAUDE", "ANTHROPIC_", "GIT_", "XDG_", "DISABLE_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Hermetic is an environment list without the Inherited variables.
+func Hermetic(vars []string) []string {
+	out := make([]string, 0, len(vars))
+	for _, kv := range vars {
+		if name, _, _ := strings.Cut(kv, "="); !Inherited(name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 // Setup gives every script its own HOME, XDG_* dirs and git identity, so no
-// script sees the machine's or another script's accounts.
+// script sees the machine's or another script's accounts, and nothing the
+// go test process inherited steers it (testscript passes on only PATH and a
+// few Go variables today; Hermetic keeps it so).
 func Setup(e *testscript.Env) error {
+	e.Vars = Hermetic(e.Vars)
+	e.Setenv("PATIENCE", strconv.Itoa(int(Patience/time.Second)))
 	w := e.WorkDir
 	dirs := map[string]string{
 		"HOME":            filepath.Join(w, "home"),
@@ -132,6 +168,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"apitext":     apitext,
 		"endsas":      endsas,
 		"mkclaude":    mkclaude,
+		"suggested":   suggested,
 	}
 }
 
@@ -280,8 +317,8 @@ func jsonpath(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// waitfile PATH [REGEXP]: wait up to 20 s for PATH to exist with content
-// (matching REGEXP, multi-line mode, when given).
+// waitfile PATH [REGEXP]: wait up to Patience for PATH to exist with
+// content (matching REGEXP, multi-line mode, when given).
 func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 || len(args) > 2 {
 		ts.Fatalf("usage: waitfile PATH [REGEXP]")
@@ -290,12 +327,62 @@ func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) == 2 {
 		re = regexp.MustCompile("(?m)" + args[1])
 	}
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if data, err := os.ReadFile(ts.MkAbs(args[0])); err == nil && re.Match(data) {
 			return
 		}
 	}
-	ts.Fatalf("%s did not appear (or match) within 20s", args[0])
+	ts.Fatalf("%s did not appear (or match) within %s", args[0], Patience)
+}
+
+// suggested FILE: run, as a user pasting it would (sh -c, in the current
+// directory), the first command quoted ('claude-account …') on the last line
+// of FILE that quotes one. Its output is the command's; ! expects it to fail.
+func suggested(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: suggested FILE")
+	}
+	var msg string
+	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		if strings.Contains(line, "'claude-account ") {
+			msg = line
+		}
+	}
+	cmd, ok := quotedCommand(msg)
+	if !ok {
+		ts.Fatalf("%s suggests no command: %s", args[0], msg)
+	}
+	ts.Logf("suggested: %s", cmd)
+	err := ts.Exec("sh", "-c", cmd)
+	if (err != nil) != neg {
+		ts.Fatalf("%s: %v", cmd, err)
+	}
+}
+
+// quotedCommand is the first 'claude-account …' of msg, without its
+// quotes. The command may hold shell-quoted words itself (~/'my dir', and a
+// quote in a path as an escaped \' between two quoted parts): a quote
+// followed by a path character opens one, the next closes it, and the quote
+// that ends the command is followed by the end of the line, a space or
+// punctuation.
+func quotedCommand(msg string) (string, bool) {
+	start := strings.Index(msg, "'claude-account ")
+	if start < 0 {
+		return "", false
+	}
+	in := false
+	for i := start + 1; i < len(msg); i++ {
+		switch {
+		case msg[i] != '\'' || msg[i-1] == '\\' && !in:
+		case in:
+			in = false
+		case i+1 == len(msg) || strings.ContainsRune(" ),;.", rune(msg[i+1])):
+			return msg[start+1 : i], true
+		default:
+			in = true
+		}
+	}
+	return "", false
 }
 
 // sendsig SIGNAL PIDFILE [LINE]: send SIGNAL (INT, TERM, HUP, QUIT, WINCH,
@@ -537,6 +624,8 @@ func NewWorld(t testing.TB, stub string, extra ...string) *World {
 	}
 	must(t, os.WriteFile(filepath.Join(stubDir, "claude"), []byte(stub), 0o755))
 	must(t, os.WriteFile(gitconfig, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644))
+	// Built from nothing but PATH: no inherited CLAUDE_*, ANTHROPIC_*, GIT_*
+	// or XDG_* variable reaches the launcher or Claude.
 	w.Env = append(append(dirs, "PATH="+stubDir+":"+os.Getenv("PATH"),
 		"GIT_CONFIG_GLOBAL="+gitconfig, "GIT_CONFIG_NOSYSTEM=1"), extra...)
 	return w

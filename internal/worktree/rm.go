@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
 )
 
@@ -112,7 +113,8 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 	}
 	if o.Running != nil {
 		if accts := o.Running(e.Path); len(accts) > 0 {
-			return nil, &RemoveError{fmt.Sprintf("claude (%s) runs in %s; stop it first ('claude-account close --account %s')", accts[0], e.Path, accts[0])}
+			// The close names the worktree: rm runs from anywhere in the repository.
+			return nil, &RemoveError{fmt.Sprintf("claude (%s) runs in %s; stop it first ('claude-account close --account %s %s')", accts[0], e.Path, accts[0], env.ShellQuote(e.Path))}
 		}
 	}
 	if o.Claudes != nil && !e.Prunable {
