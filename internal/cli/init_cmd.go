@@ -196,8 +196,8 @@ func (c *InitCmd) print(d *Deps, p *adopt.Plan) {
 	for _, part := range p.Parts {
 		var what []string
 		switch {
-		case len(part.Names) > 0 && part.Name == "keys":
-			what = append(what, fmt.Sprintf("%d keys (%s)", len(part.Names), strings.Join(part.Names, ", ")))
+		case len(part.Names) > 0 && part.Name != "mcpServers":
+			what = append(what, fmt.Sprintf("%s (%s)", plural(len(part.Names), "key"), strings.Join(part.Names, ", ")))
 		case len(part.Names) > 0:
 			what = append(what, strings.Join(part.Names, ", "))
 		case part.Files > 0:
