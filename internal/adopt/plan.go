@@ -81,7 +81,7 @@ var content = []string{"CLAUDE.md", "commands", "agents", "skills", "rules", "ou
 func Make(src *Source, o Options) (*Plan, error) {
 	dest := filepath.Clean(o.Dest)
 	for _, s := range []string{src.Dir, src.Root} {
-		if within(s, dest) || within(dest, s) {
+		if within(s, dest) || within(dest, s) || within(resolved(dest), s) {
 			return nil, fmt.Errorf("%s and %s overlap; the account dir must be outside the dir taken in, and the other way round", dest, src.Dir)
 		}
 	}
@@ -115,6 +115,21 @@ func Make(src *Source, o Options) (*Plan, error) {
 		}
 	}
 	return w.p, nil
+}
+
+// resolved is path with the links of its longest existing prefix resolved:
+// where a file made at path would really be.
+func resolved(path string) string {
+	rest := ""
+	for p := path; ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if p == filepath.Dir(p) {
+			return path
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
 }
 
 // within reports whether path is dir or under it (lexically).
