@@ -1,16 +1,30 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/adopt"
+	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/mcp"
 )
 
-// InitCmd is `claude-account init NAME`.
+// InitCmd is `claude-account init NAME [--from DIR]`.
 type InitCmd struct {
-	Name string `arg:"" help:"Account name: lower-case letters, digits, '-' and '_'."`
-	Dir  string `placeholder:"DIR" help:"Where to make it. Default: $$CLAUDE_ACCOUNT_DIR, else ~/.claude-NAME."`
+	Name         string `arg:"" help:"Account name: lower-case letters, digits, '-' and '_'."`
+	Dir          string `placeholder:"DIR" help:"Where to make it. Default: $$CLAUDE_ACCOUNT_DIR, else ~/.claude-NAME (with --from, the dir home-manager declared for the account comes first)."`
+	From         string `placeholder:"DIR" help:"Take in an existing Claude Code config dir: ~/.claude (with ~/.claude.json beside it) or a dir used as CLAUDE_CONFIG_DIR. It is only read."`
+	IntoExisting bool   `help:"With --from: the account exists (home-manager declares it, or an earlier init made it); add only what it lacks and change nothing it has."`
+	DryRun       bool   `help:"With --from: say what would be taken in, and write nothing."`
+	JSON         bool   `name:"json" help:"With --from: print the result as JSON."`
 }
 
 // Help is shown under the command's usage.
@@ -18,18 +32,50 @@ func (c *InitCmd) Help() string {
 	return `Makes ~/.claude-NAME with account.toml, settings.json, .mcp.json and commands/, all
 plain writable files: edit them by hand. With Nix, declare the account in home-manager instead.
 
-Example:
-  claude-account init max && claude-account run --account max`
+With --from DIR it also takes in a Claude Code setup you already have, so that nothing of it
+is lost: plain Claude's ~/.claude (Claude keeps its .claude.json beside it, as ~/.claude.json)
+or a dir you ran Claude with as CLAUDE_CONFIG_DIR (.claude.json inside). It copies the login
+(.credentials.json, mode 0600), settings.json, CLAUDE.md, commands/, agents/, skills/, rules/,
+output-styles/, hooks/ and plugins/ (Claude's plugin records are pointed at the new place),
+every repository's auto-memory (projects/*/memory/), the user-scope MCP servers, and the
+account's own keys of .claude.json: onboarding, preferences, notices already seen, API-key
+answers. Sessions, history and caches stay behind. Files keep their modes.
+
+The source is only read. A link in it is copied as a link when it points inside it at
+something taken in too; any other link is left out, named, and never followed. A
+.claude.json, settings.json or plugin record that does not parse stops init with its file,
+line and column before anything is written.
+
+An existing account is never overwritten. To take a setup into an account that exists, such
+as one home-manager declares, add --into-existing: only what the account lacks is added (a
+file, a settings key, a .claude.json key, an MCP server); what it has, and everything Nix
+declares, is kept. No Claude of the account may run meanwhile.
+
+Examples:
+  claude-account init max && claude-account run --account max
+  claude-account init max --from ~/.claude
+  claude-account init work --from ~/claude-work --dry-run
+  claude-account init max --from ~/.claude --into-existing`
 }
 
-// Run makes the account dir.
+// Run makes the account dir, taking in --from when given.
 func (c *InitCmd) Run(d *Deps) error {
 	if err := account.ValidateName(c.Name); err != nil {
 		return UsageError{err}
 	}
+	if c.From == "" && (c.IntoExisting || c.DryRun || c.JSON) {
+		return UsageError{errors.New("--into-existing, --dry-run and --json go with --from DIR")}
+	}
 	dir := c.Dir
 	if dir == "" {
 		dir = d.Env.Get("CLAUDE_ACCOUNT_DIR")
+	}
+	if dir == "" && c.From != "" {
+		// An account home-manager keeps elsewhere (configDir).
+		var err error
+		if dir, err = binding.DeclaredAccountDir(d.Env, c.Name); err != nil {
+			return err
+		}
 	}
 	if dir == "" {
 		dir = account.DefaultDir(d.Env, c.Name)
@@ -37,9 +83,177 @@ func (c *InitCmd) Run(d *Deps) error {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(d.Dir, dir)
 	}
-	if err := account.Init(c.Name, dir); err != nil {
+	if c.From == "" {
+		if err := account.Init(c.Name, dir); err != nil {
+			return err
+		}
+		fmt.Fprintf(d.Stdout, "made account %s in %s; start Claude with: claude-account run --account %s\n", c.Name, d.Env.TildePath(dir), c.Name)
+		return nil
+	}
+	return c.adopt(d, dir)
+}
+
+// adopt is init --from: find the source, plan, then write.
+func (c *InitCmd) adopt(d *Deps, dir string) error {
+	from := d.Env.ExpandHome(c.From)
+	if !filepath.IsAbs(from) {
+		from = filepath.Join(d.Dir, from)
+	}
+	src, err := adopt.Find(from, d.Env)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(d.Stdout, "made account %s in %s; start Claude with: claude-account run --account %s\n", c.Name, d.Env.TildePath(dir), c.Name)
+	opts := adopt.Options{Dest: dir, Into: c.IntoExisting}
+	if c.IntoExisting {
+		a, err := account.Load(c.Name, dir)
+		var nf *account.NotFoundError
+		if errors.As(err, &nf) {
+			return fmt.Errorf("%s does not exist; drop --into-existing to make the account from %s", dir, c.From)
+		}
+		if err != nil {
+			return err
+		}
+		if err := refuseRunning(d, c.Name); err != nil {
+			return err
+		}
+		if !c.DryRun {
+			release, err := lock.Account(lock.Dir(d.Env), c.Name)
+			if err != nil {
+				return err
+			}
+			defer release()
+		}
+		if opts.Declared, err = declaredServers(a); err != nil {
+			return err
+		}
+	} else if _, err := os.Lstat(dir); err == nil {
+		return fmt.Errorf("%s already exists; init never touches an existing account (add --into-existing to take in only what it lacks, or move it away first)", dir)
+	}
+	plan, err := adopt.Make(src, opts)
+	if err != nil {
+		return err
+	}
+	if !c.DryRun {
+		if c.IntoExisting {
+			err = adopt.Add(plan)
+		} else {
+			err = adopt.Create(c.Name, plan)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if c.JSON {
+		return c.printJSON(d, plan)
+	}
+	c.print(d, plan)
 	return nil
+}
+
+// refuseRunning stops --into-existing while a Claude of the account runs:
+// Claude rewrites the .claude.json it read at start and would drop what was added.
+func refuseRunning(d *Deps, name string) error {
+	held, err := lock.List(lock.Dir(d.Env), lock.AccountKeys(name))
+	if err != nil {
+		return err
+	}
+	for _, h := range held {
+		if h.Account == name || h.Account == "" {
+			return fmt.Errorf("claude (%s) runs as PID %d; quit it (or run 'claude-account close --all --account %s') before init --into-existing", name, h.PID, name)
+		}
+	}
+	return nil
+}
+
+// declaredServers are the servers the account declares: they win by name.
+func declaredServers(a *account.Account) (mcp.Servers, error) {
+	path := filepath.Join(a.DeclaredDir(), ".mcp.json")
+	data, err := fsx.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return mcp.Parse(data, path)
+}
+
+func (c *InitCmd) print(d *Deps, p *adopt.Plan) {
+	t := d.Env.TildePath
+	verb := "took in"
+	switch {
+	case c.DryRun && p.Into:
+		verb = "would add what it lacks from"
+	case c.DryRun:
+		verb = "would take in"
+	case p.Into:
+		verb = "added what it lacked from"
+	}
+	fmt.Fprintf(d.Stdout, "%s %s to account %s in %s:\n", verb, t(p.Source.Dir), c.Name, t(p.Dest))
+	if len(p.Parts) == 0 {
+		fmt.Fprintf(d.Stdout, "  nothing\n")
+	}
+	for _, part := range p.Parts {
+		var what []string
+		switch {
+		case len(part.Names) > 0 && part.Name != "mcpServers":
+			what = append(what, fmt.Sprintf("%s (%s)", plural(len(part.Names), "key"), strings.Join(part.Names, ", ")))
+		case len(part.Names) > 0:
+			what = append(what, strings.Join(part.Names, ", "))
+		case part.Files > 0:
+			what = append(what, plural(part.Files, "file"))
+		}
+		if part.Kept > 0 {
+			what = append(what, fmt.Sprintf("%d kept as the account has them", part.Kept))
+		}
+		fmt.Fprintf(d.Stdout, "  %-12s %s: %s\n", part.Name, t(part.From), strings.Join(what, "; "))
+	}
+	all := func(s string) string { // every path under HOME in a sentence, as ~/…
+		if h := d.Env.Home(); h != "" && h != "/" {
+			s = strings.ReplaceAll(s, h+"/", "~/")
+		}
+		return s
+	}
+	for _, n := range p.Source.Notes {
+		fmt.Fprintf(d.Stderr, "claude-account: note: %s\n", all(n))
+	}
+	for _, s := range p.Skipped {
+		fmt.Fprintf(d.Stderr, "claude-account: %s: %s\n", t(s.Path), s.Why) // absolute paths: the hints in it are commands to paste
+	}
+	if !c.DryRun {
+		fmt.Fprintf(d.Stdout, "%s was not changed; start Claude with: claude-account run --account %s\n", t(p.Source.Dir), c.Name)
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func (c *InitCmd) printJSON(d *Deps, p *adopt.Plan) error {
+	out := struct {
+		Account    string       `json:"account"`
+		Dir        string       `json:"dir"`
+		From       string       `json:"from"`
+		ClaudeJSON string       `json:"claudeJson"`
+		Into       bool         `json:"intoExisting"`
+		DryRun     bool         `json:"dryRun"`
+		Parts      []adopt.Part `json:"parts"`
+		Skipped    []adopt.Skip `json:"skipped"`
+		Notes      []string     `json:"notes"`
+	}{c.Name, p.Dest, p.Source.Dir, p.Source.ClaudeJSON, p.Into, c.DryRun, p.Parts, p.Skipped, p.Source.Notes}
+	if out.Parts == nil {
+		out.Parts = []adopt.Part{}
+	}
+	if out.Skipped == nil {
+		out.Skipped = []adopt.Skip{}
+	}
+	if out.Notes == nil {
+		out.Notes = []string{}
+	}
+	enc := json.NewEncoder(d.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

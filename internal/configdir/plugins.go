@@ -45,7 +45,7 @@ func pluginsMove(runtimeDir, accountDir string) (from, to string, records map[st
 		if err != nil {
 			return from, to, nil, err.Error()
 		}
-		out, err := rebase(data, from, to)
+		out, err := Rebase(data, from, to)
 		if err != nil {
 			return from, to, nil, fmt.Sprintf("%s does not parse (%v)", path, err)
 		}
@@ -77,10 +77,10 @@ func (p *Plan) migratePlugins(in Input) {
 	p.Notes = append(p.Notes, fmt.Sprintf("moved the plugins an earlier version installed in this worktree from %s to %s, where every worktree of the account finds them", from, to))
 }
 
-// rebase rewrites every JSON string that is the path from, or under it, to
+// Rebase rewrites every JSON string that is the path from, or under it, to
 // the same path under to. Claude's records are plain JSON it rewrites itself,
 // so they are re-encoded as it writes them (two-space indent).
-func rebase(data []byte, from, to string) ([]byte, error) {
+func Rebase(data []byte, from, to string) ([]byte, error) {
 	if !bytes.Contains(data, []byte(from)) {
 		return data, nil
 	}

@@ -10,7 +10,7 @@ func TestRebase(t *testing.T) {
 	from, to := "/r/.git/claude-runtime/max/plugins", "/home/u/.claude-max/plugins"
 	in := `{"version": 2, "plugins": {"a@m": [{"installPath": "/r/.git/claude-runtime/max/plugins/cache/m/a/1", "n": 1.50}]},
 	"near": "/r/.git/claude-runtime/max/pluginsX", "same": "/r/.git/claude-runtime/max/plugins", "html": "<&>"}`
-	out, err := rebase([]byte(in), from, to)
+	out, err := Rebase([]byte(in), from, to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,15 +31,15 @@ func TestRebase(t *testing.T) {
 	if strings.Contains(string(out), `\u003c`) {
 		t.Errorf("rebase escaped HTML: %s", out)
 	}
-	if same, _ := rebase([]byte(`{"x": "/elsewhere"}`), from, to); string(same) != `{"x": "/elsewhere"}` {
+	if same, _ := Rebase([]byte(`{"x": "/elsewhere"}`), from, to); string(same) != `{"x": "/elsewhere"}` {
 		t.Errorf("a record without the old path changed: %s", same)
 	}
-	if _, err := rebase([]byte(`{"x": "`+from+`"} {}`), from, to); err == nil {
+	if _, err := Rebase([]byte(`{"x": "`+from+`"} {}`), from, to); err == nil {
 		t.Error("two values: no error")
 	}
 }
 
-// FuzzRebase: rebase never panics; what it returns parses, names nothing under
+// FuzzRebase: Rebase never panics; what it returns parses, names nothing under
 // the old dir any more, and is a fixed point.
 func FuzzRebase(f *testing.F) {
 	const from, to = "/rt/plugins", "/acct/plugins"
@@ -47,12 +47,12 @@ func FuzzRebase(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		out, err := rebase([]byte(in), from, to)
+		out, err := Rebase([]byte(in), from, to)
 		if err != nil || !strings.Contains(in, from) {
 			return
 		}
 		if !json.Valid(out) {
-			t.Fatalf("rebase(%q) = %q: not JSON", in, out)
+			t.Fatalf("Rebase(%q) = %q: not JSON", in, out)
 		}
 		var v any
 		_ = json.Unmarshal(out, &v)
@@ -61,7 +61,7 @@ func FuzzRebase(f *testing.F) {
 			switch x := v.(type) {
 			case string:
 				if x == from || strings.HasPrefix(x, from+"/") {
-					t.Fatalf("rebase(%q) kept %q", in, x)
+					t.Fatalf("Rebase(%q) kept %q", in, x)
 				}
 			case map[string]any:
 				for _, e := range x {
@@ -74,7 +74,7 @@ func FuzzRebase(f *testing.F) {
 			}
 		}
 		walk(v)
-		again, err := rebase(out, from, to)
+		again, err := Rebase(out, from, to)
 		if err != nil || string(again) != string(out) {
 			t.Fatalf("rebase is not a fixed point on %q: %q, %v", out, again, err)
 		}
