@@ -46,6 +46,10 @@ var Account = []string{
 	"migrationVersion", "hasResetAutoModeOptInForDefaultOffer", "opusProMigrationComplete",
 	"opus45MigrationComplete", "sonnet45MigrationComplete", "sonnet1m45MigrationComplete",
 	"thinkingMigrationComplete",
+	// Answers and notices of the same kind, read in Claude's code but not
+	// seen written in the measured runs.
+	"bypassPermissionsModeAccepted", "hasAcknowledgedCostThreshold", "iterm2KeyBindingInstalled",
+	"subscriptionNoticeCount", "hasSeenTasksHint",
 }
 
 var account = func() map[string]bool {
