@@ -414,10 +414,47 @@ func readSplit(e env.Env) (decl, own []Binding, err error) {
 	return decl, own, err
 }
 
-// write replaces the bindings file atomically; an existing file keeps its mode.
+// write replaces the bindings file atomically; an existing file keeps its
+// mode. The caller holds the bindings lock, so a temporary file of ours
+// there is one a killed bind left: it goes first.
 func write(e env.Env, bs []Binding) error {
 	if err := os.MkdirAll(Dir(e), 0o755); err != nil {
 		return err
 	}
+	for _, t := range Temps(e) {
+		_ = os.Remove(t)
+	}
 	return fsx.WriteFile(Path(e), Format(bs), 0o644)
+}
+
+// Temps lists the temporary copies of the bindings file a killed bind or
+// unbind left ("." + bindings + digits).
+func Temps(e env.Env) []string {
+	des, err := os.ReadDir(Dir(e))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, de := range des {
+		if de.Type().IsRegular() && fsx.IsTemp(de.Name(), FileName) {
+			out = append(out, filepath.Join(Dir(e), de.Name()))
+		}
+	}
+	return out
+}
+
+// SweepTemps removes Temps, taking the bindings lock so that no bind is
+// writing one now.
+func SweepTemps(e env.Env) error {
+	release, err := lock.Wait(lock.Dir(e), "bindings.state")
+	if err != nil {
+		return err
+	}
+	defer release()
+	for _, t := range Temps(e) {
+		if err := os.Remove(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/env"
@@ -349,6 +350,11 @@ func temps(in Input) []Finding {
 		dirs = append(dirs, in.Layout.ConfigDir)
 	}
 	var out []Finding
+	for _, t := range binding.Temps(in.Env) {
+		out = append(out, Finding{ID: "temp-file", Path: t, Fixable: true,
+			Message: fmt.Sprintf("%s is a temporary copy of the bindings left by an interrupted bind; '%s' (or the next bind) removes it", t, Command(in, "--fix")),
+			fix: func() (string, error) { return "removed it", binding.SweepTemps(in.Env) }})
+	}
 	for _, dir := range dirs {
 		for _, t := range configdir.Temps(dir) {
 			out = append(out, Finding{ID: "temp-file", Path: t, Fixable: true, fix: repairPlan(in), rebuilds: true,
