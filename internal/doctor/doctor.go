@@ -353,7 +353,7 @@ func temps(in Input) []Finding {
 	for _, t := range binding.Temps(in.Env) {
 		out = append(out, Finding{ID: "temp-file", Path: t, Fixable: true,
 			Message: fmt.Sprintf("%s is a temporary copy of the bindings left by an interrupted bind; '%s' (or the next bind) removes it", t, Command(in, "--fix")),
-			fix: func() (string, error) { return "removed it", binding.SweepTemps(in.Env) }})
+			fix:     func() (string, error) { return "removed it", binding.SweepTemps(in.Env) }})
 	}
 	for _, dir := range dirs {
 		for _, t := range configdir.Temps(dir) {
