@@ -24,8 +24,9 @@ import (
 // message, streamed when asked to be. It stops with the script. Nothing
 // leaves the machine.
 //
-// -hold FILE keeps every answer pending until FILE exists, so a script can see
-// Claude while it waits for the model (a gate, not a delay: nothing races a
+// -hold FILE keeps every answer pending while FILE exists, so a script can see
+// Claude while it waits for the model: it makes FILE before the prompt and
+// removes it to let the answer go (a gate, not a delay: nothing races a
 // clock). -tool COMMAND answers a request that offers tools, and has no tool
 // result yet, with a Bash tool call running COMMAND, so that Claude asks for
 // permission; the request carrying its result gets the text answer.
@@ -96,7 +97,7 @@ func (s *APIStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.Hold != "" {
 		// Claude is working until the script opens the gate.
 		for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if _, err := os.Stat(s.Hold); err == nil || r.Context().Err() != nil {
+			if _, err := os.Stat(s.Hold); err != nil || r.Context().Err() != nil {
 				break
 			}
 		}
