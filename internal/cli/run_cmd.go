@@ -44,6 +44,11 @@ Outside git and in bare repositories it runs with the account dir itself.
 With no --account, CLAUDE_ACCOUNT or claude<name> program name, the directory's
 binding names the account (see 'bind').
 
+A session (interactive, or -p) takes the workspace's lock and gets the launcher's
+hooks for 'ps' as flag settings (claude --settings). Claude's own commands (mcp,
+plugin, auth, doctor, --version, --help …) are not sessions: they run beside one.
+Flags after Claude's arguments are Claude's: put --account before them.
+
 Examples:
   claude-account run --account max
   claude-account run --account max -- -p "summarise this repository"
