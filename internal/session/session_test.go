@@ -227,3 +227,20 @@ func BenchmarkRecord(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLaunchArgs is what sessions add to the launch path before Claude
+// starts: reading the arguments and building the --settings value.
+func BenchmarkLaunchArgs(b *testing.B) {
+	args := []string{"--model", "opus", "-p", "summarise this repository"}
+	spec := Spec{Exe: "/nix/store/0123456789abcdef0123456789abcdef-claude-account-1.0/bin/claude-account",
+		ID: "max-0123456789abcdef", Token: "41822-1795471062470932412", StatusLine: true, WorktreeHooks: " --account max"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if !Classify(args).Session {
+			b.Fatal("not a session")
+		}
+		if _, err := WithSettings(args, spec.JSON(), "/"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

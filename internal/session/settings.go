@@ -68,13 +68,14 @@ type Spec struct {
 // thing the launch path pays for sessions before Claude starts.
 func (s Spec) JSON() []byte {
 	exe := ShellQuote(s.Exe)
-	state := exe + " hook state --id " + s.ID + " --token " + s.Token
+	// One entry, encoded once, for every event.
+	state := hookEntry(exe + " hook state --id " + s.ID + " --token " + s.Token)
 	var hooks []jsonx.Field
 	for _, e := range Events {
 		if !s.Claude.Has(e.Since) {
 			continue
 		}
-		hooks = append(hooks, jsonx.Field{Name: e.Name, Value: hookEntry(state)})
+		hooks = append(hooks, jsonx.Field{Name: e.Name, Value: state})
 	}
 	if s.WorktreeHooks != "" {
 		session := " --session " + s.ID + " --token " + s.Token
