@@ -5,10 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/testenv"
 )
 
 // BenchmarkLaunchPlan is everything a launch does before starting Claude,
@@ -57,4 +59,30 @@ func benchDeps(b *testing.B, prog string) *Deps {
 		b.Fatal("first launch failed")
 	}
 	return d
+}
+
+// BenchmarkHookState is what one hook event of a session costs Claude: the
+// launcher started as Claude starts it (a new process, the hook's JSON on
+// stdin), for a prompt, a tool that ran and a stop in turn. /bin/true started
+// the same way is the floor no hook goes below.
+func BenchmarkHookState(b *testing.B) {
+	bin := testenv.BuildLauncher(b)
+	run := filepath.Join(b.TempDir(), "run")
+	events := []string{
+		`{"session_id":"3d5eba2f","transcript_path":"/t.jsonl","cwd":"/w","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"hi"}`,
+		`{"session_id":"3d5eba2f","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"true"},"tool_response":{"stdout":""}}`,
+		`{"session_id":"3d5eba2f","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false}`,
+	}
+	for _, tc := range []struct{ name, path string }{{"hook", bin}, {"true", "/bin/true"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c := exec.Command(tc.path, "hook", "state", "--id", "max-0123456789abcdef", "--token", "1-1")
+				c.Env = []string{"XDG_RUNTIME_DIR=" + run, "PATH=/usr/bin:/bin"}
+				c.Stdin = strings.NewReader(events[i%len(events)])
+				if out, err := c.CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%s", err, out)
+				}
+			}
+		})
+	}
 }

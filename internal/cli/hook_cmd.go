@@ -6,21 +6,26 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
-// HookCmd answers Claude Code's own worktree hooks, so that claude --worktree
-// and agents with isolation: "worktree" get our worktrees.
+// HookCmd answers Claude Code's own hooks: the worktree hooks, so that
+// claude --worktree and agents with isolation: "worktree" get our worktrees,
+// and the state hook that 'ps' reads.
 type HookCmd struct {
 	WorktreeCreate HookCreateCmd `cmd:"" name:"worktree-create" help:"WorktreeCreate hook: make the worktree Claude asks for, print its path."`
 	WorktreeRemove HookRemoveCmd `cmd:"" name:"worktree-remove" help:"WorktreeRemove hook: remove it, saving any uncommitted work first."`
+	State          HookStateCmd  `cmd:"" name:"state" help:"Session hooks: record whether Claude is working or waiting, for 'ps'."`
 }
 
 // Help is shown under the command's usage.
 func (HookCmd) Help() string {
-	return `Claude Code runs these with the hook's JSON on stdin; set [worktree] use_hooks = true in
-account.toml (useWorktreeHooks in home-manager) and the launcher registers them in the
-account's settings.json.
+	return `Claude Code runs these with the hook's JSON on stdin. The launcher passes them to each
+session it starts, with claude --settings, pointing at the launcher that started it: the
+state hook always, the worktree hooks when [worktree] use_hooks = true in account.toml
+(useWorktreeHooks in home-manager). Nothing is written into the account's settings.json.
 
 Example, by hand:
   echo '{"name": "agent-a1b2c3d", "cwd": "'$PWD'"}' | claude-account hook worktree-create`
@@ -56,6 +61,8 @@ func readHook(d *Deps) (*hookInput, error) {
 // HookCreateCmd is `claude-account hook worktree-create`.
 type HookCreateCmd struct {
 	AccountFlags
+	Session string `hidden:"" help:"The session that runs the hook (its state records the worktree)."`
+	Token   string `hidden:"" help:"The session's token."`
 }
 
 // Run makes the worktree; stdout carries only its path, as Claude expects.
@@ -81,6 +88,10 @@ func (c *HookCreateCmd) Run(d *Deps) error {
 	}
 	for _, n := range res.Notes {
 		d.notef("%s", n)
+	}
+	if c.Session != "" {
+		// ps shows the worktree under the session that made it.
+		_ = session.AddWorktree(lock.Dir(d.Env), c.Session, c.Token, res.Path, d.Now())
 	}
 	fmt.Fprintln(d.Stdout, res.Path)
 	return nil
@@ -138,4 +149,51 @@ that worktree, saving uncommitted work under refs/claude-account/wip/<name> firs
 
 Example:
   echo '{"worktree_path": "'$PWD'/.claude/worktrees/agent-a1b2c3d"}' | claude-account hook worktree-remove`
+}
+
+// HookStateCmd is `claude-account hook state`: every session the launcher
+// starts runs it on the hook events of session.Events. dispatch runs it
+// before kong parses anything (hookState): it runs on every prompt and stop.
+type HookStateCmd struct {
+	ID    string `required:"" help:"The session: its instance lock's name."`
+	Token string `required:"" help:"The lock holder's PID and start, so a state outlives nothing."`
+}
+
+// Help is shown under the command's usage.
+func (c *HookStateCmd) Help() string {
+	return `Reads one hook event of Claude Code ({"hook_event_name": …, "cwd": …}) on stdin and records
+the session as working (a prompt, a tool that ran) or waiting (an answer's end, a permission
+dialog, an idle notification) in $XDG_RUNTIME_DIR/claude-account/sessions/ID.json, where
+'claude-account ps' reads it. It never blocks Claude: whatever goes wrong, it exits 0 or 1,
+never 2, which would stop Claude's prompt or answer.`
+}
+
+// Run records the event.
+func (c *HookStateCmd) Run(d *Deps) error {
+	return hookState(d, []string{"--id", c.ID, "--token", c.Token})
+}
+
+// hookState is 'hook state --id ID --token TOKEN', read without kong: it is
+// the cost of every event of every session. Its errors are plain errors
+// (exit 1): exit 2 would block the prompt (UserPromptSubmit) or keep Claude
+// from stopping (Stop).
+func hookState(d *Deps, args []string) error {
+	var id, token string
+	for i := 0; i+1 < len(args); i += 2 {
+		switch args[i] {
+		case "--id":
+			id = args[i+1]
+		case "--token":
+			token = args[i+1]
+		}
+	}
+	if id == "" || token == "" || len(args) != 4 {
+		return errors.New("hook state: usage: hook state --id ID --token TOKEN (the launcher passes both)")
+	}
+	// One JSON value, not up to EOF: Claude may keep the pipe open.
+	var in json.RawMessage
+	if err := json.NewDecoder(d.Stdin).Decode(&in); err != nil {
+		return fmt.Errorf("hook state: reading the hook's JSON from stdin: %v; Claude Code sends it when it runs the hook", err)
+	}
+	return session.Record(lock.Dir(d.Env), id, token, in, d.Now())
 }

@@ -39,13 +39,14 @@ type CLI struct {
 	Status   StatusCmd   `cmd:"" help:"Show the account, the git context, the config dir and its links."`
 	Doctor   DoctorCmd   `cmd:"" help:"Find and fix what would stop Claude from working here."`
 	Close    CloseCmd    `cmd:"" help:"Stop the account's running Claude (this workspace, or --all)."`
+	Ps       PsCmd       `cmd:"" help:"List the running Claude sessions of every account: where, and whether they work or wait for you."`
 	Worktree WorktreeCmd `cmd:"" help:"Make, list, remove and sweep worktrees for parallel sessions."`
 	Trust    TrustCmd    `cmd:"" help:"Approve a project's .claude/.mcp.json so its servers load."`
 	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`
 	Init     InitCmd     `cmd:"" help:"Make a writable account dir for use without Nix."`
 	Clone    CloneCmd    `cmd:"" help:"Clone a repository (bare, kept fetched) and make or reuse a worktree for a branch."`
 	ByDir    byDirCmds   `embed:""`
-	Hook     HookCmd     `cmd:"" help:"Claude Code's worktree hooks (run by Claude, not by hand)."`
+	Hook     HookCmd     `cmd:"" help:"Claude Code's hooks: worktrees and session state (run by Claude, not by hand)."`
 	Generate GenerateCmd `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
 	Version  VersionCmd  `cmd:"" help:"Print the version."`
 }
@@ -149,6 +150,12 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 type exitCode int
 
 func dispatch(d *Deps, args []string) (err error) {
+	if len(args) == 6 && args[0] == "hook" && args[1] == "state" && args[2] == "--id" && args[4] == "--token" {
+		// Every hook event of every session: no kong. First, so that a
+		// launcher installed as a hard link named claude<name> still
+		// answers its hooks; no prompt has this shape.
+		return hookState(d, args[2:])
+	}
 	if name, ok := launcherAccount(d.Prog); ok {
 		// claude<name>: every argument belongs to Claude, but for a leading
 		// --worktree NAME (and --ephemeral) that picks where it runs.

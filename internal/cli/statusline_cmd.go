@@ -18,7 +18,8 @@ import (
 // command. Claude runs it often (at most every 300 ms while a conversation
 // changes), so it does no network and runs at most one git process.
 type StatuslineCmd struct {
-	NoGit bool `name:"no-git" help:"Skip the one git process (no dirty/ahead state)."`
+	NoGit   bool `name:"no-git" help:"Skip the one git process (no dirty/ahead state)."`
+	Waiting bool `help:"Add how many of the account's other sessions wait for you (see 'ps')."`
 }
 
 // Help is shown under the command's usage.
@@ -26,7 +27,8 @@ func (c *StatuslineCmd) Help() string {
 	return `Reads Claude's status JSON on stdin and prints one line:
   ACCOUNT · WORKTREE-OR-BRANCH · STATE · MODEL
 where STATE is * for uncommitted changes and ↑N ↓N against the upstream (a
-branch without one: ↑N against the base the worktree was made from).
+branch without one: ↑N against the base the worktree was made from). With
+--waiting, "N waiting" follows when N of the account's other sessions wait for you.
 
 Example, in an account's settings.json:
   "statusLine": {"type": "command", "command": "claude-account statusline"}
@@ -36,8 +38,9 @@ By hand:
 
 // statusInput is the part of Claude's status JSON the line shows.
 type statusInput struct {
-	Cwd   string `json:"cwd"`
-	Model struct {
+	SessionID string `json:"session_id"`
+	Cwd       string `json:"cwd"`
+	Model     struct {
 		ID          string `json:"id"`
 		DisplayName string `json:"display_name"`
 	} `json:"model"`
@@ -56,7 +59,14 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 		data, _ := io.ReadAll(io.LimitReader(d.Stdin, 1<<20))
 		_ = json.Unmarshal(data, &in)
 	}
-	fmt.Fprintln(d.Stdout, statusLine(d, in, !c.NoGit))
+	line := statusLine(d, in, !c.NoGit)
+	if c.Waiting {
+		acct, _, _ := strings.Cut(line, " · ")
+		if n := waitingCount(d, acct, in.SessionID); n > 0 {
+			line += " · " + strconv.Itoa(n) + " waiting"
+		}
+	}
+	fmt.Fprintln(d.Stdout, line)
 	return nil
 }
 

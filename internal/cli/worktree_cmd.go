@@ -14,6 +14,7 @@ import (
 	"github.com/claude-account/claude-account/internal/claudeproc"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -166,8 +167,18 @@ func (c *WorktreeListCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
+	// Each worktree's sessions, as 'ps' shows them.
+	sessionsOf := sessionsIn(d)
 	if c.JSON {
-		return writeJSON(d, infos)
+		type withSessions struct {
+			worktree.Info
+			Sessions []session.Info `json:"sessions"`
+		}
+		out := make([]withSessions, len(infos))
+		for i, wt := range infos {
+			out[i] = withSessions{wt, sessionsOf(wt.Path)}
+		}
+		return writeJSON(d, out)
 	}
 	tw := tabwriter.NewWriter(d.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATH\tBRANCH\tSTATE\tAGE\tRUNTIME\tRUNNING")
@@ -195,7 +206,11 @@ func (c *WorktreeListCmd) Run(d *Deps) error {
 		if branch == "" {
 			branch = "(detached)"
 		}
-		running := strings.Join(in.Running, ",")
+		var states []string
+		for _, s := range sessionsOf(in.Path) {
+			states = append(states, s.Account+" "+s.State)
+		}
+		running := strings.Join(states, ", ")
 		if running == "" {
 			running = "-"
 		}

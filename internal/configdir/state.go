@@ -230,41 +230,22 @@ func (p *Plan) planSettings(s *stateInput) error {
 			return fileError(source, err, "fix the account's settings")
 		}
 	}
-	if a.Config.Worktree.UseHooks && s.in.Exe != "" {
-		// A hand-made account declares nothing but the hooks it asked for
-		// in account.toml; they go into its own settings.json, once.
-		base := want
-		if handMade {
-			base = []byte("{}")
-			if raw, ok, err := coalesce.Lookup(cur, "hooks"); err != nil {
-				return fileError(target, err, "fix the JSON")
-			} else if ok {
-				base = append(append([]byte(`{"hooks":`), raw...), '}')
-			}
-		}
-		if want, err = withWorktreeHooks(base, s.in.Exe, a); err != nil {
-			return fileError(source, err, "fix the account's hooks")
-		}
+	// What an earlier version wrote here for itself (statusline = true,
+	// use_hooks = true: a status line and worktree hooks naming the
+	// launcher's path) now reaches each session as flag settings (package
+	// session), naming the launcher that runs then: take out just those.
+	cur, removed, err := withoutLauncherEntries(cur)
+	if err != nil {
+		return fileError(target, err, "fix the account's settings")
 	}
-	if a.Config.StatusLine && s.in.Exe != "" {
-		// account.toml's statusline = true: the status line, unless the
-		// declaration (or, for a hand-made account, its own settings) has one.
-		has := want
-		if handMade {
-			has = cur
-		}
-		if _, ok, _ := coalesce.Lookup(has, "statusLine"); !ok {
-			line, _ := json.Marshal(map[string]string{"type": "command", "command": shellQuote(s.in.Exe) + " statusline"})
-			base := want
-			if len(bytes.TrimSpace(base)) == 0 {
-				base = []byte("{}")
-			}
-			if want, _, err = coalesce.Splice(base, []coalesce.Key{{Name: "statusLine", Raw: line}}); err != nil {
-				return fileError(source, err, "fix the account's settings")
-			}
-		}
+	if removed != "" {
+		p.Notes = append(p.Notes, fmt.Sprintf("removed the %s an earlier claude-account wrote into %s for itself; each session gets them from the launcher that starts it now", removed, target))
 	}
 	if handMade && want == nil && migrated == nil {
+		if removed != "" {
+			// The user's file, spliced where ours was and nowhere else.
+			p.Steps = append(p.Steps, Step{Op: Write, Path: target, Data: cur, Mode: 0o600, Why: "account's settings"})
+		}
 		return nil
 	}
 	if migrated != nil {
@@ -284,7 +265,7 @@ func (p *Plan) planSettings(s *stateInput) error {
 	if len(out) == 0 {
 		out = []byte("{}\n") // every file written is valid JSON
 	}
-	if changed || migrated != nil || isSymlink(target) || cur == nil {
+	if changed || migrated != nil || removed != "" || isSymlink(target) || cur == nil {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: target, Data: out, Mode: 0o600, Why: "account's settings"})
 	}
 	if !handMade {
@@ -720,45 +701,145 @@ func isSymlink(path string) bool {
 	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
-// shellQuote quotes s for sh, for commands Claude runs through a shell.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// withWorktreeHooks adds Claude Code's WorktreeCreate and WorktreeRemove
-// hooks, pointing at this launcher, to the declared settings — unless the
-// account declares those events itself.
-func withWorktreeHooks(settings []byte, exe string, a *account.Account) ([]byte, error) {
-	hooks := map[string]json.RawMessage{}
-	if raw, ok := coalesce.Get(settings, "hooks"); ok {
-		if err := json.Unmarshal(raw, &hooks); err != nil {
-			return nil, fmt.Errorf("\"hooks\" is not an object: %v", err)
+// withoutLauncherEntries removes from settings what an earlier version of
+// the launcher wrote there for itself, and nothing else: a statusLine whose
+// command is '<path>/claude…' statusline, and the WorktreeCreate and
+// WorktreeRemove hooks whose command is '<path>/claude…' hook
+// worktree-create|worktree-remove …. removed names what went ("" for none).
+// Every other key and hook is kept as it is, byte for byte.
+func withoutLauncherEntries(settings []byte) (out []byte, removed string, err error) {
+	if len(bytes.TrimSpace(settings)) == 0 {
+		return settings, "", nil
+	}
+	var keys []coalesce.Key
+	var what []string
+	if raw, ok, err := coalesce.Lookup(settings, "statusLine"); err != nil {
+		return nil, "", err
+	} else if ok {
+		var line struct {
+			Command string `json:"command"`
+		}
+		if json.Unmarshal(raw, &line) == nil && launcherCommand(line.Command, "statusline") {
+			keys = append(keys, coalesce.Key{Name: "statusLine"})
+			what = append(what, "status line")
 		}
 	}
-	quote := shellQuote
-	// The hook runs inside Claude, where CLAUDE_ACCOUNT_DIR is not set: name
-	// the account dir when it is not the default one.
-	args := " --account " + a.Name
-	if filepath.Base(a.Dir) != ".claude-"+a.Name {
-		args += " --account-dir " + quote(a.Dir)
+	if raw, ok, err := coalesce.Lookup(settings, "hooks"); err != nil {
+		return nil, "", err
+	} else if ok && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+		hooks, changed, err := withoutLauncherHooks(raw)
+		if err != nil {
+			return nil, "", err
+		}
+		if changed {
+			if isEmptyObject(hooks) {
+				hooks = nil // there were only ours
+			}
+			keys = append(keys, coalesce.Key{Name: "hooks", Raw: hooks})
+			what = append(what, "worktree hooks")
+		}
 	}
-	for event, verb := range map[string]string{"WorktreeCreate": "worktree-create", "WorktreeRemove": "worktree-remove"} {
-		if _, ok := hooks[event]; ok {
+	if len(keys) == 0 {
+		return settings, "", nil
+	}
+	out, _, err = coalesce.Splice(settings, keys)
+	return out, strings.Join(what, " and "), err
+}
+
+// withoutLauncherHooks removes the launcher's own WorktreeCreate and
+// WorktreeRemove hooks from a hooks object, keeping every other byte.
+func withoutLauncherHooks(hooks []byte) ([]byte, bool, error) {
+	var keys []coalesce.Key
+	for event, verb := range map[string]string{"WorktreeCreate": "hook worktree-create", "WorktreeRemove": "hook worktree-remove"} {
+		raw, ok, err := coalesce.Lookup(hooks, event)
+		if err != nil || !ok {
 			continue
 		}
-		entry := []map[string]any{{"hooks": []map[string]string{{"type": "command",
-			"command": quote(exe) + " hook " + verb + args}}}}
-		raw, err := json.Marshal(entry)
-		if err != nil {
-			return nil, err
+		var groups []map[string]json.RawMessage
+		if json.Unmarshal(raw, &groups) != nil {
+			continue // not the shape we wrote: not ours
 		}
-		hooks[event] = raw
+		var kept []map[string]json.RawMessage
+		dropped := false
+		for _, g := range groups {
+			var entries []json.RawMessage
+			if json.Unmarshal(g["hooks"], &entries) != nil {
+				kept = append(kept, g)
+				continue
+			}
+			var left []json.RawMessage
+			for _, e := range entries {
+				var h struct {
+					Command string `json:"command"`
+				}
+				if json.Unmarshal(e, &h) == nil && launcherCommand(h.Command, verb) {
+					dropped = true
+					continue
+				}
+				left = append(left, e)
+			}
+			if len(left) == 0 && len(entries) > 0 {
+				continue
+			}
+			if len(left) != len(entries) {
+				g["hooks"], _ = json.Marshal(left)
+			}
+			kept = append(kept, g)
+		}
+		if !dropped {
+			continue
+		}
+		var v []byte
+		if len(kept) > 0 {
+			v, _ = json.Marshal(kept)
+		}
+		keys = append(keys, coalesce.Key{Name: event, Raw: v})
 	}
-	raw, err := json.Marshal(hooks)
-	if err != nil {
-		return nil, err
+	if len(keys) == 0 {
+		return hooks, false, nil
 	}
-	if len(bytes.TrimSpace(settings)) == 0 {
-		settings = []byte("{}")
+	out, _, err := coalesce.Splice(hooks, keys)
+	return out, true, err
+}
+
+// isEmptyObject reports whether raw is {} (spaces aside).
+func isEmptyObject(raw []byte) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) >= 2 && t[0] == '{' && len(bytes.TrimSpace(t[1:len(t)-1])) == 0
+}
+
+// launcherCommand reports whether command is '<absolute path>' verb… as an
+// earlier launcher wrote it: its own path, single-quoted for sh, to a binary
+// named claude-account or claude<name>, then verb, then nothing or arguments.
+func launcherCommand(command, verb string) bool {
+	path, rest, ok := unquote(command)
+	if !ok || !filepath.IsAbs(path) || !strings.HasPrefix(filepath.Base(path), "claude") {
+		return false
 	}
-	out, _, err := coalesce.Splice(settings, []coalesce.Key{{Name: "hooks", Raw: raw}})
-	return out, err
+	rest, ok = strings.CutPrefix(rest, " "+verb)
+	return ok && (rest == "" || strings.HasPrefix(rest, " "))
+}
+
+// unquote reads one sh word quoted as the launcher quoted its path (in
+// single quotes, each quote inside written as quote, backslash-quote, quote)
+// from the start of s.
+func unquote(s string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(s, "'") {
+		return "", "", false
+	}
+	var b strings.Builder
+	s = s[1:]
+	for {
+		i := strings.IndexByte(s, '\'')
+		if i < 0 {
+			return "", "", false
+		}
+		b.WriteString(s[:i])
+		s = s[i+1:]
+		if !strings.HasPrefix(s, `\''`) {
+			return b.String(), s, true
+		}
+		b.WriteByte('\'')
+		s = s[3:]
+	}
 }

@@ -156,6 +156,9 @@ func Acquire(dir, key string, slots int, h Holder, where string) (*Lock, error) 
 	return nil, &AlreadyRunningError{Holder: *first, Where: where}
 }
 
+// Holder is what the lock's file says of its holder.
+func (l *Lock) Holder() Holder { return l.holder }
+
 // SetClaudePID records Claude's own PID once it runs, for status and close.
 func (l *Lock) SetClaudePID(pid int) error {
 	l.holder.ClaudePID = pid

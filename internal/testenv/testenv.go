@@ -5,6 +5,8 @@ package testenv
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -480,6 +482,17 @@ const StubVersion = "2.1.330"
 // CLAUDE_STUB_STDIN=1 echoes its stdin; CLAUDE_STUB_TOUCH=FILE writes FILE in
 // its working directory, as Claude editing code would; CLAUDE_STUB_SH=SCRIPT
 // runs SCRIPT with sh, as Claude changing its own files would.
+//
+// A leading --settings VALUE (the flag settings the launcher adds) is printed
+// as settings=VALUE, apart from the arguments. CLAUDE_STUB_HOOKS="STEP …" runs
+// the hooks of those settings as Claude runs them (sh -c COMMAND, the hook's
+// JSON on stdin): each STEP is EVENT[:DETAIL][,EVENT…], DETAIL being the
+// notification_type of a Notification, the source of a SessionStart or the
+// name of a WorktreeCreate; the
+// first step runs at start, each SIGUSR1 runs the next, and each step done is
+// logged as "hooks=STEP" in FILE.log (with CLAUDE_STUB_READY=FILE).
+// CLAUDE_STUB_HOOK_CWD sets the hooks' "cwd" (default: the stub's own),
+// CLAUDE_STUB_SESSION_ID their "session_id".
 func StubClaude() {
 	if len(os.Args) == 2 && os.Args[1] == "--version" {
 		// As Claude answers it: the launcher asks once per binary.
@@ -502,9 +515,30 @@ func StubClaude() {
 	if name := os.Getenv("CLAUDE_STUB_ENV"); name != "" {
 		fmt.Printf("env %s=%s\n", name, os.Getenv(name))
 	}
-	for i, a := range os.Args[1:] {
+	args := os.Args[1:]
+	var settings string
+	if len(args) >= 2 && args[0] == "--settings" {
+		settings, args = args[1], args[2:]
+		fmt.Printf("settings=%s\n", settings)
+	}
+	for i, a := range args {
 		fmt.Printf("arg%d=%q\n", i, a)
 	}
+	steps := strings.Fields(os.Getenv("CLAUDE_STUB_HOOKS"))
+	runStep := func() {
+		if len(steps) == 0 {
+			return
+		}
+		step := steps[0]
+		steps = steps[1:]
+		for _, ev := range strings.Split(step, ",") {
+			runHooks(settings, ev)
+		}
+		if ready := os.Getenv("CLAUDE_STUB_READY"); ready != "" {
+			appendLine(ready+".log", "hooks="+step)
+		}
+	}
+	runStep()
 	if f := os.Getenv("CLAUDE_STUB_TOUCH"); f != "" {
 		_ = os.WriteFile(f, []byte("made by claude\n"), 0o644)
 	}
@@ -536,6 +570,9 @@ func StubClaude() {
 			sig := s.(syscall.Signal)
 			fmt.Printf("signal=%s\n", strings.ToUpper(unix(sig)))
 			appendLine(ready+".log", "signal="+strings.ToUpper(unix(sig)))
+			if sig == syscall.SIGUSR1 {
+				runStep()
+			}
 			if sig != syscall.SIGTERM && os.Getenv("CLAUDE_STUB_KEEP") == "1" {
 				continue // like Claude, where one Ctrl-C only asks "press again to exit"
 			}
@@ -555,6 +592,47 @@ func StubClaude() {
 		os.Exit(n)
 	}
 	os.Exit(0)
+}
+
+// runHooks runs the hooks that settings (flag settings JSON) register for
+// one event, as Claude runs them: through sh, in Claude's directory, with the
+// hook's JSON on stdin. A failing hook is reported on stderr, as Claude
+// reports one, and does not stop the stub.
+func runHooks(settings, event string) {
+	name, detail, _ := strings.Cut(event, ":")
+	cwd := os.Getenv("CLAUDE_STUB_HOOK_CWD")
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	id := os.Getenv("CLAUDE_STUB_SESSION_ID")
+	if id == "" {
+		id = "stub-session-0001"
+	}
+	in := map[string]any{"session_id": id, "transcript_path": "/dev/null", "cwd": cwd, "hook_event_name": name}
+	switch name {
+	case "Notification":
+		in["notification_type"], in["message"] = detail, "Claude needs your attention"
+	case "SessionStart":
+		if detail == "" {
+			detail = "startup"
+		}
+		in["source"] = detail
+	case "UserPromptSubmit":
+		in["prompt"] = "hi"
+	case "WorktreeCreate":
+		in["name"] = detail
+	}
+	data, _ := json.Marshal(in)
+	for _, group := range gjson.Get(settings, "hooks."+gjson.Escape(name)).Array() {
+		for _, h := range group.Get("hooks").Array() {
+			c := exec.Command("sh", "-c", h.Get("command").String())
+			c.Stdin = bytes.NewReader(data)
+			c.Stdout, c.Stderr = os.Stderr, os.Stderr
+			if err := c.Run(); err != nil {
+				fmt.Fprintf(os.Stderr, "hook %s: %v\n", name, err)
+			}
+		}
+	}
 }
 
 func appendLine(path, line string) {

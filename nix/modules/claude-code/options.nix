@@ -493,9 +493,13 @@ let
           type = types.bool;
           default = false;
           description = ''
-            Whether worktrees are created and removed by the `WorktreeCreate`
-            and `WorktreeRemove` hooks of {file}`settings.json` instead of
-            {command}`git worktree`.
+            Whether Claude Code's own worktrees ({command}`claude --worktree`,
+            agents with `isolation: "worktree"`) are made and removed by
+            {command}`claude-account hook worktree-create` and
+            {command}`worktree-remove`, which the launcher gives each session
+            as its `WorktreeCreate` and `WorktreeRemove` hooks (flag settings;
+            never written into {file}`settings.json`; Claude Code 2.1.50 or
+            later).
           '';
         };
 

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"text/tabwriter"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/session"
+)
+
+// PsCmd is `claude-account ps`.
+type PsCmd struct {
+	Account string `short:"a" placeholder:"NAME" help:"Only this account's sessions. Default: every account's."`
+	JSON    bool   `help:"Print JSON: an array of sessions (schema in README-CLAUDE-CODE.md); [] when none runs."`
+}
+
+// Help is shown under the command's usage.
+func (c *PsCmd) Help() string {
+	return `Lists every Claude the launcher started on this machine that runs now, of every account and
+worktree, the ones waiting for you first: its state, since when, the account, the worktree's
+name and branch, Claude's PID and the worktree's path. A worktree the session made itself
+(claude --worktree, agents with isolation: "worktree") shows on a line of its own under it.
+
+The state comes from Claude's own hooks, which the launcher passes to each session (never
+through settings.json): working from a prompt until Claude stops; waiting when it stopped
+and needs you (the end of an answer, a permission dialog, an idle notification); starting
+until Claude first reports. A session is listed while its launcher holds the workspace's
+lock, which the kernel frees when the process dies: a dead session is never listed.
+
+Examples:
+  claude-account ps
+  claude-account ps --account max --json`
+}
+
+// Run lists the sessions.
+func (c *PsCmd) Run(d *Deps) error {
+	if c.Account != "" {
+		if err := account.ValidateName(c.Account); err != nil {
+			return UsageError{err}
+		}
+	}
+	infos, err := sessions(d, c.Account)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return writeJSON(d, infos)
+	}
+	if len(infos) == 0 {
+		fmt.Fprintln(d.Stdout, "no Claude session runs")
+		return nil
+	}
+	tw := tabwriter.NewWriter(d.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STATE\tSINCE\tACCOUNT\tWORKTREE\tBRANCH\tPID\tPATH")
+	for _, in := range infos {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", in.State, since(d.Now(), in.Since), in.Account,
+			orDash(worktreeName(in)), orDash(in.Branch), in.PID, orDash(d.Env.TildePath(in.Path)))
+		for _, w := range in.Worktrees {
+			fmt.Fprintf(tw, "\t\t\t└ %s\t%s\t\t%s\n", orDash(w.Slug), orDash(w.Branch), d.Env.TildePath(w.Path))
+		}
+	}
+	return tw.Flush()
+}
+
+// sessions are the running sessions (of account, or of all when ""), the
+// ones waiting for the user first, the longest waiting first.
+func sessions(d *Deps, acct string) ([]session.Info, error) {
+	running, err := session.List(lock.Dir(d.Env))
+	if err != nil {
+		return nil, err
+	}
+	infos := []session.Info{}
+	for _, r := range running {
+		if acct != "" && r.Lock.Account != acct {
+			continue
+		}
+		infos = append(infos, session.Describe(r, d.Env.Get))
+	}
+	rank := map[string]int{session.Waiting: 0, session.Working: 1, session.Starting: 2}
+	sort.SliceStable(infos, func(i, j int) bool {
+		a, b := infos[i], infos[j]
+		if rank[a.State] != rank[b.State] {
+			return rank[a.State] < rank[b.State]
+		}
+		return a.Since.Before(b.Since)
+	})
+	return infos, nil
+}
+
+// worktreeName is a session's worktree as ps names it: its slug, "main" for
+// a repository's main worktree, "" outside git.
+func worktreeName(in session.Info) string {
+	switch {
+	case in.Slug != "":
+		return in.Slug
+	case in.Branch != "":
+		return "main"
+	}
+	return ""
+}
+
+// since is how long a state has lasted, to the second in its first minute:
+// "12s", "3m", "2h".
+func since(now, t time.Time) string {
+	if d := now.Sub(t); d < time.Minute && !t.IsZero() {
+		return fmt.Sprintf("%ds", max(0, int(d.Seconds())))
+	}
+	return age(now, t)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// sessionsIn gives, for a worktree's top level, the sessions that run there
+// or made it from another worktree. For 'worktree list'.
+func sessionsIn(d *Deps) func(toplevel string) []session.Info {
+	infos, _ := sessions(d, "")
+	return func(toplevel string) []session.Info {
+		out := []session.Info{}
+		canon, err := filepath.EvalSymlinks(toplevel)
+		if err != nil {
+			return out
+		}
+		for _, in := range infos {
+			made := slices.ContainsFunc(in.Worktrees, func(w session.Worktree) bool { return w.Path == canon })
+			if in.Path == canon || made {
+				out = append(out, in)
+			}
+		}
+		return out
+	}
+}
+
+// waitingCount is how many of the account's sessions wait for the user,
+// leaving out Claude session self (the one asking).
+func waitingCount(d *Deps, acct, self string) int {
+	running, err := session.List(lock.Dir(d.Env))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, r := range running {
+		if r.Lock.Account == acct && r.State != nil && r.State.State == session.Waiting && (self == "" || r.State.SessionID != self) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,164 @@
+// Package session is what makes one start of Claude a session of the
+// launcher's: whether an argument list is a session at all (Classify), what
+// the launcher adds to a session for itself and for nothing else (flag
+// settings: Spec), and the state Claude's own hooks report while it runs
+// (Record, List), which 'claude-account ps' shows.
+package session
+
+import "strings"
+
+// Invocation is what Claude's argument list asks Claude to do.
+type Invocation struct {
+	// Session is true when Claude talks to the model: interactive, or -p,
+	// which writes transcripts and .claude.json just the same. Only a session
+	// takes the instance lock and gets the launcher's hooks.
+	Session bool
+	// Print is -p/--print: a session that ends by itself.
+	Print bool
+	// Command names what runs instead of a session ("mcp", "--version"),
+	// when Session is false.
+	Command string
+}
+
+// Commands are Claude Code's subcommands that are not sessions, from
+// `claude --help` of every supported release (2.0.77 … 2.1.330) and the
+// hidden ones its code registers. A word that is a command in one release
+// and a prompt in another ("auth" on 2.0.77) counts as the command: Claude
+// itself reads a bare first word as a command where it has one. remote-control
+// (rc) is left out on purpose: it starts an interactive session.
+var Commands = map[string]bool{
+	"mcp": true, "plugin": true, "plugins": true, "setup-token": true, "doctor": true,
+	"update": true, "upgrade": true, "install": true, "auth": true, "agents": true,
+	"auto-mode": true, "gateway": true, "project": true, "ultrareview": true,
+	"import": true, "import-conversations": true, "sandbox": true, "purge": true,
+	"attach": true, "logs": true, "rm": true, "stop": true, "kill": true, "respawn": true,
+}
+
+// arity is how many values an option of Claude's takes.
+type arity uint8
+
+const (
+	flag     arity = iota // --verbose
+	required              // --model X
+	optional              // --resume [X]: the next word, unless it looks like an option
+	variadic              // --add-dir A B …: every next word until one looks like an option
+)
+
+// options are Claude's top-level options, from the same --help texts, with
+// the hidden ones that take a value. An option not listed here makes the
+// argument list a session: Claude's parser would stop reading options
+// there, and a session (lock, hooks) is the safe guess.
+var options = map[string]arity{
+	"--add-dir": variadic, "--agent": required, "--agents": required,
+	"--allow-dangerously-skip-permissions": flag, "--allowedTools": variadic, "--allowed-tools": variadic,
+	"--append-system-prompt": required, "--append-system-prompt-file": required, "--autocompact": required,
+	"--ax-screen-reader": flag, "--bare": flag, "--betas": variadic, "--bg": flag, "--background": flag,
+	"--brief": flag, "--chrome": flag, "--cloud": optional, "-c": flag, "--continue": flag,
+	"--dangerously-skip-permissions": flag, "-d": optional, "--debug": optional, "--debug-file": required,
+	"--desktop": flag, "--disable-slash-commands": flag, "--disallowedTools": variadic, "--disallowed-tools": variadic,
+	"--effort": required, "--environment": required, "--exclude-dynamic-system-prompt-sections": flag,
+	"--fallback-model": required, "--file": variadic, "--fork-session": flag, "--forward-subagent-text": flag,
+	"--from-pr": optional, "-h": flag, "--help": flag, "--ide": flag, "--include-hook-events": flag,
+	"--include-partial-messages": flag, "--input-format": required, "--json-schema": required,
+	"--max-budget-usd": required, "--max-thinking-tokens": required, "--max-turns": required,
+	"--mcp-config": variadic, "--mcp-debug": flag, "--model": required, "-n": required, "--name": required,
+	"--no-chrome": flag, "--no-session-persistence": flag, "--output-format": required,
+	"--permission-mode": required, "--permission-prompt-tool": required, "--permission-prompts": required,
+	"--plugin-dir": variadic, "--plugin-url": required, "-p": flag, "--print": flag,
+	"--prompt-suggestions": optional, "--remote-control": optional, "--remote-control-session-name-prefix": required,
+	"--replay-user-messages": flag, "--restricted": flag, "-r": optional, "--resume": optional,
+	"--resume-session-at": required, "--safe-mode": flag, "--session-id": required, "--setting-sources": required,
+	"--settings": required, "--strict-mcp-config": flag, "--system-prompt": required, "--system-prompt-file": required,
+	"--system-prompt-snapshot": required, "--teleport": optional, "--tmux": flag, "--tools": variadic,
+	"--verbose": flag, "-v": flag, "--version": flag, "-w": optional, "--worktree": optional,
+}
+
+// looksLikeOption is Claude's parser's test (commander's maybeOption): a
+// word that ends a variadic option's values and is never an optional value.
+func looksLikeOption(arg string) bool { return len(arg) > 1 && arg[0] == '-' }
+
+// Classify reads args as Claude's own parser (commander) does: options and
+// their values first, then the first operand, which is a subcommand when it
+// names one and otherwise the prompt. --version and --help anywhere among
+// the options are commands too.
+func Classify(args []string) Invocation {
+	inv := Invocation{Session: true}
+	operand := ""
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			if i+1 < len(args) {
+				operand = args[i+1]
+			}
+			break
+		}
+		if !looksLikeOption(arg) {
+			operand = arg
+			break
+		}
+		name, _, inline := strings.Cut(arg, "=")
+		if !strings.HasPrefix(arg, "--") && len(arg) > 2 {
+			// -pc is -p -c; -dapi is -d api.
+			cmd, print, ok := shortCluster(arg[1:])
+			switch {
+			case !ok:
+				return inv
+			case cmd != "":
+				return Invocation{Command: cmd}
+			}
+			inv.Print = inv.Print || print
+			continue
+		}
+		a, known := options[name]
+		if !known {
+			return inv // Claude stops reading options at one it does not know
+		}
+		switch name {
+		case "-v", "--version", "-h", "--help":
+			return Invocation{Command: name}
+		case "-p", "--print":
+			inv.Print = true
+		}
+		if inline {
+			continue
+		}
+		switch a {
+		case required:
+			i++
+		case optional:
+			if i+1 < len(args) && !looksLikeOption(args[i+1]) {
+				i++
+			}
+		case variadic:
+			for i+1 < len(args) && !looksLikeOption(args[i+1]) {
+				i++
+			}
+		}
+	}
+	if Commands[operand] {
+		return Invocation{Command: operand}
+	}
+	return inv
+}
+
+// shortCluster reads the letters of a cluster of short options (-pc, -dapi):
+// cmd is "-v" or "-h" when one of them asks for the version or help, print
+// is true when one is -p; ok is false when a letter is not one of Claude's.
+func shortCluster(letters string) (cmd string, print, ok bool) {
+	for j := 0; j < len(letters); j++ {
+		a, known := options["-"+letters[j:j+1]]
+		if !known {
+			return "", print, false
+		}
+		switch letters[j] {
+		case 'v', 'h':
+			return "-" + letters[j:j+1], print, true
+		case 'p':
+			print = true
+		}
+		if a != flag {
+			return "", print, true // the rest of the cluster is this option's value
+		}
+	}
+	return "", print, true
+}

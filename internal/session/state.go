@@ -1,0 +1,213 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/claude-account/claude-account/internal/jsonx"
+)
+
+// The states a session is in.
+const (
+	Starting = "starting" // Claude has not reported yet
+	Working  = "working"  // from a prompt until Claude stops
+	Waiting  = "waiting"  // Claude stopped and needs the user: an answer's end, a permission dialog, idle
+)
+
+// StateDir is where sessions keep their state: beside the instance locks, in
+// the same private per-user directory.
+func StateDir(lockDir string) string { return filepath.Join(lockDir, "sessions") }
+
+// State is a session's state file, written by its hooks.
+type State struct {
+	Token     string    // the lock holder's (Token): a state of another holder is stale
+	State     string    // Working or Waiting
+	Since     time.Time // when State began
+	Event     string    // the hook event that set it
+	Cwd       string    // Claude's working directory, as its hooks report it
+	SessionID string    // Claude's own session id (for claude --resume)
+	Worktrees []string  // worktrees the session made through our WorktreeCreate hook
+}
+
+func (s *State) encode() []byte {
+	wts := []byte{'['}
+	for i, w := range s.Worktrees {
+		if i > 0 {
+			wts = append(wts, ',')
+		}
+		wts = append(wts, jsonx.String(w)...)
+	}
+	wts = append(wts, ']')
+	return append(jsonx.Object(false,
+		jsonx.Field{Name: "token", Value: jsonx.String(s.Token)},
+		jsonx.Field{Name: "state", Value: jsonx.String(s.State)},
+		jsonx.Field{Name: "since", Value: jsonx.String(s.Since.UTC().Format(time.RFC3339Nano))},
+		jsonx.Field{Name: "event", Value: jsonx.String(s.Event)},
+		jsonx.Field{Name: "cwd", Value: jsonx.String(s.Cwd)},
+		jsonx.Field{Name: "sessionId", Value: jsonx.String(s.SessionID)},
+		jsonx.Field{Name: "worktrees", Value: wts}), '\n')
+}
+
+func decodeState(data []byte) (*State, bool) {
+	if !gjson.ValidBytes(data) {
+		return nil, false
+	}
+	doc := gjson.ParseBytes(data)
+	s := &State{Token: doc.Get("token").String(), State: doc.Get("state").String(), Event: doc.Get("event").String(),
+		Cwd: doc.Get("cwd").String(), SessionID: doc.Get("sessionId").String()}
+	s.Since, _ = time.Parse(time.RFC3339Nano, doc.Get("since").String())
+	for _, w := range doc.Get("worktrees").Array() {
+		s.Worktrees = append(s.Worktrees, w.String())
+	}
+	return s, s.Token != ""
+}
+
+// ValidID checks a session id (an instance lock's name without ".lock"):
+// it names a file in the state dir, so nothing that could leave it passes.
+func ValidID(id string) error {
+	ok := id != "" && id[0] != '.' && len(id) <= 200
+	for _, r := range id {
+		ok = ok && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}
+	if !ok {
+		return fmt.Errorf("session id %q is not one the launcher makes; the hook's command line was changed", id)
+	}
+	return nil
+}
+
+// next is the state an event of Claude's hooks moves a session to, or "" for
+// no change.
+func next(event, notification, source string) string {
+	switch event {
+	case "UserPromptSubmit", "PostToolUse", "PostToolUseFailure":
+		// After a permission dialog Claude reports nothing until the tool
+		// ran: its PostToolUse is the first sign it works again.
+		return Working
+	case "Stop", "StopFailure", "PermissionRequest":
+		return Waiting
+	case "Notification":
+		switch notification {
+		case "permission_prompt", "idle_prompt", "elicitation_dialog", "":
+			return Waiting
+		}
+	case "SessionStart":
+		if source != "compact" { // a compaction is mid-turn
+			return Waiting
+		}
+	}
+	return ""
+}
+
+// Record takes one hook event (Claude's hook JSON, in) for session id of
+// token, and writes the session's new state when it changed. It is the
+// hook's whole work, run on every prompt and stop: one read of a small file
+// and, when the state changed, one write and rename, nothing synced (the
+// state dir is in XDG_RUNTIME_DIR, a tmpfs, and a state lost in a crash
+// belongs to a session that is gone too).
+func Record(lockDir, id, token string, in []byte, now time.Time) error {
+	if err := ValidID(id); err != nil {
+		return err
+	}
+	var f [5]gjson.Result
+	for i, r := range gjson.GetManyBytes(in, "hook_event_name", "notification_type", "source", "cwd", "session_id") {
+		f[i] = r
+	}
+	if !f[0].Exists() {
+		return errors.New("hook state: the hook's JSON on stdin has no hook_event_name; Claude Code sends it when it runs the hook")
+	}
+	path := filepath.Join(StateDir(lockDir), id+".json")
+	cur := readState(path, token)
+	n := *cur
+	if st := next(f[0].String(), f[1].String(), f[2].String()); st != "" && st != cur.State {
+		n.State, n.Since, n.Event = st, now, f[0].String()
+	}
+	if c := f[3].String(); c != "" {
+		n.Cwd = c
+	}
+	if s := f[4].String(); s != "" {
+		n.SessionID = s
+	}
+	if n.State == cur.State && n.Cwd == cur.Cwd && n.SessionID == cur.SessionID && cur.Token != "" {
+		return nil // nothing changed: most PostToolUse events end here
+	}
+	n.Token = token
+	if n.State == "" {
+		n.State, n.Since, n.Event = Starting, now, f[0].String()
+	}
+	return write(lockDir, path, &n)
+}
+
+// AddWorktree records that session id made the worktree at path (our
+// WorktreeCreate hook, run for it).
+func AddWorktree(lockDir, id, token, path string, now time.Time) error {
+	if err := ValidID(id); err != nil {
+		return err
+	}
+	file := filepath.Join(StateDir(lockDir), id+".json")
+	n := readState(file, token)
+	if slices.Contains(n.Worktrees, path) {
+		return nil
+	}
+	if n.Token == "" {
+		n.Token, n.State, n.Since, n.Event = token, Starting, now, "WorktreeCreate"
+	}
+	n.Worktrees = append(n.Worktrees, path)
+	return write(lockDir, file, n)
+}
+
+// Forget removes session id's state when it is token's: the launcher's last
+// act for a session, after Claude exited.
+func Forget(lockDir, id, token string) {
+	if ValidID(id) != nil {
+		return
+	}
+	path := filepath.Join(StateDir(lockDir), id+".json")
+	if s := readState(path, token); s.Token == token {
+		_ = os.Remove(path)
+	}
+}
+
+// readState reads a state of token's; anything else (none, damaged, another
+// holder's) reads as an empty state.
+func readState(path, token string) *State {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return &State{}
+	}
+	s, ok := decodeState(data)
+	if !ok || s.Token != token {
+		return &State{}
+	}
+	return s
+}
+
+// write replaces the state file: a reader sees the old state or the new one.
+func write(lockDir, path string, s *State) error {
+	tmp := path + "." + strconv.Itoa(os.Getpid()) + ".tmp"
+	err := os.WriteFile(tmp, s.encode(), 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The first state of any session: make the dir, private like the
+		// lock dir it is in.
+		if err := ensureDir(lockDir); err != nil {
+			return fmt.Errorf("hook state: %w", err)
+		}
+		err = os.WriteFile(tmp, s.encode(), 0o600)
+	}
+	if err == nil {
+		if err = os.Rename(tmp, path); err != nil {
+			_ = os.Remove(tmp)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("hook state: %v; check that %s is a private directory of yours", err, StateDir(lockDir))
+	}
+	return nil
+}
