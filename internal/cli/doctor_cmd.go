@@ -77,7 +77,7 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		bin = claudever.Binary{Problem: claudeErr.Error()}
 	}
 	in := doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout,
-		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Exe: executable(), Now: d.Now(), Claude: bin, Env: d.Env}
+		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Now: d.Now(), Claude: bin, Env: d.Env}
 	found := doctor.Check(in)
 	remaining := found
 	if c.Fix && len(found) > 0 {

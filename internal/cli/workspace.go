@@ -240,5 +240,5 @@ func (w *workspace) where(d *Deps) string {
 // so run, doctor and status plan alike.
 func (w *workspace) input(d *Deps) configdir.Input {
 	return configdir.Input{Account: w.account, Context: w.context, Layout: w.layout,
-		Trust: trustStore(d), Exe: executable(), Now: d.Now(), Claude: w.claude}
+		Trust: trustStore(d), Now: d.Now(), Claude: w.claude}
 }

@@ -126,7 +126,6 @@ type Input struct {
 	Context gitctx.Context
 	Layout  Layout
 	Trust   trust.Store
-	Exe     string // this launcher, for the hooks it registers
 	Now     time.Time
 	// Claude is the Claude Code the config dir is made for: what it can
 	// share with the account depends on its release (SharedVia).

@@ -45,7 +45,6 @@ type Input struct {
 	Layout  configdir.Layout
 	LockDir string
 	Trust   trust.Store
-	Exe     string // the launcher, for the hooks a repaired settings.json registers
 	Now     time.Time
 	Claude  claudever.Binary // the Claude Code in use: what it shares depends on its release
 	Env     env.Env          // the environment Claude gets (an API key there is a login)
@@ -54,7 +53,7 @@ type Input struct {
 // plan is the launcher's own runtime plan for this workspace.
 func (in Input) plan() (*configdir.Plan, error) {
 	return configdir.MakePlan(configdir.Input{Account: in.Account, Context: in.Context, Layout: in.Layout,
-		Trust: in.Trust, Exe: in.Exe, Now: in.Now, Claude: in.Claude})
+		Trust: in.Trust, Now: in.Now, Claude: in.Claude})
 }
 
 // Quick runs the checks cheap enough for every launch: the config dir's links
