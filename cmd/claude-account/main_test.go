@@ -22,6 +22,8 @@ func TestMain(m *testing.M) {
 		// name alone selects the account.
 		"claudemax": func() { os.Exit(cli.Main(os.Args)) },
 		"claude":    testenv.StubClaude,
+		// stubbrowser is $BROWSER for a real Claude's login (apistub -proxy).
+		"stubbrowser": testenv.StubBrowser,
 	})
 }
 

@@ -130,6 +130,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"unchanged":   unchanged,
 		"apistub":     apistub,
 		"apitext":     apitext,
+		"apiauth":     apiauth,
 		"endsas":      endsas,
 		"mkclaude":    mkclaude,
 	}
