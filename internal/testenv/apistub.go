@@ -173,8 +173,9 @@ func (s *apiStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // apitext [DIR] OUT: the text of every request apistub recorded in DIR
-// (default $WORK/api) — system prompt blocks and message contents, decoded
-// from JSON — written to OUT, one block a paragraph, for grep.
+// (default $WORK/api) — system prompt blocks, message contents and tool
+// descriptions, decoded from JSON — written to OUT, one block a paragraph,
+// for grep.
 func apitext(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 || len(args) > 2 {
 		ts.Fatalf("usage: apitext [DIR] OUT")
@@ -198,6 +199,10 @@ func apitext(ts *testscript.TestScript, neg bool, args []string) {
 				Role    string          `json:"role"`
 				Content json.RawMessage `json:"content"`
 			} `json:"messages"`
+			Tools []struct {
+				Name        string `json:"name"`
+				Description string `json:"description"`
+			} `json:"tools"`
 		}
 		if err := json.Unmarshal(data, &req); err != nil {
 			ts.Fatalf("apitext: %s: %v", f, err)
@@ -205,6 +210,11 @@ func apitext(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintf(&b, "=== %s model=%s\n--- system\n%s\n", filepath.Base(f), req.Model, texts(req.System))
 		for _, m := range req.Messages {
 			fmt.Fprintf(&b, "--- %s\n%s\n", m.Role, texts(m.Content))
+		}
+		// Releases list commands, skills and agents in a tool's description
+		// (Skill, SlashCommand, Task) or in the messages: both count.
+		for _, t := range req.Tools {
+			fmt.Fprintf(&b, "--- tool %s\n%s\n", t.Name, t.Description)
 		}
 	}
 	ts.Check(os.WriteFile(out, []byte(b.String()), 0o644))
