@@ -281,8 +281,10 @@ func jsonpath(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// waitfile PATH [REGEXP]: wait up to 20 s for PATH to exist with content
-// (matching REGEXP, multi-line mode, when given).
+// waitfile PATH [REGEXP]: wait up to 90 s for PATH to exist with content
+// (matching REGEXP, multi-line mode, when given). The deadline is generous:
+// a real Claude (a node program before 2.1.198) starts slowly on a loaded
+// machine, and a passing wait ends as soon as the file is there.
 func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 || len(args) > 2 {
 		ts.Fatalf("usage: waitfile PATH [REGEXP]")
@@ -291,13 +293,15 @@ func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) == 2 {
 		re = regexp.MustCompile("(?m)" + args[1])
 	}
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(waitDeadline); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if data, err := os.ReadFile(ts.MkAbs(args[0])); err == nil && re.Match(data) {
 			return
 		}
 	}
-	ts.Fatalf("%s did not appear (or match) within 20s", args[0])
+	ts.Fatalf("%s did not appear (or match) within %v", args[0], waitDeadline)
 }
+
+const waitDeadline = 90 * time.Second
 
 // sendsig SIGNAL PIDFILE [LINE]: send SIGNAL (INT, TERM, HUP, QUIT, WINCH,
 // USR1, KILL) to the process whose PID is line LINE (default 1) of PIDFILE.
