@@ -27,6 +27,8 @@ func TestMain(m *testing.M) {
 		// claude-work: a name after "claude-" is the account too.
 		"claude-work": func() { os.Exit(cli.Main(os.Args)) },
 		"claude":      testenv.StubClaude,
+		// stubbrowser is $BROWSER for a real Claude's login (apistub -proxy).
+		"stubbrowser": testenv.StubBrowser,
 	})
 }
 

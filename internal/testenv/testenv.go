@@ -168,6 +168,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"unchanged":   unchanged,
 		"apistub":     apistub,
 		"apitext":     apitext,
+		"apiauth":     apiauth,
 		"endsas":      endsas,
 		"mkclaude":    mkclaude,
 		"suggested":   suggested,
@@ -320,7 +321,9 @@ func jsonpath(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // waitfile PATH [REGEXP]: wait up to Patience for PATH to exist with
-// content (matching REGEXP, multi-line mode, when given).
+// content (matching REGEXP, multi-line mode, when given). The deadline is
+// generous: a real Claude (a node program before 2.1.198) starts slowly on a
+// loaded machine, and a passing wait ends as soon as the file is there.
 func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 || len(args) > 2 {
 		ts.Fatalf("usage: waitfile PATH [REGEXP]")
