@@ -12,6 +12,10 @@ var (
 	// MemoryPerRepository: auto-memory is keyed by the main worktree's root,
 	// one per repository (before: by each worktree's own path).
 	MemoryPerRepository = V(2, 1, 63)
+	// TrustPerRepository: the trust dialog's answer is kept under the main
+	// worktree's root, for every worktree (before: under each worktree's
+	// own path).
+	TrustPerRepository = V(2, 1, 63)
 	// PluginCacheDir: CLAUDE_CODE_PLUGIN_CACHE_DIR moves plugins out of the
 	// config dir.
 	PluginCacheDir = V(2, 1, 42)

@@ -302,9 +302,10 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 			}
 		}
 		if p.IsRuntime && root != "" && !next.IsTrusted(root) {
-			// Claude keys trust by the main worktree's root, for every
+			// Claude keys trust by the main worktree's root (before 2.1.63
+			// by each worktree's own: trustPath); it holds for every
 			// worktree of the repository.
-			v, ok, err := coalesce.Path(cur, "projects", root, "hasTrustDialogAccepted")
+			v, ok, err := coalesce.Path(cur, "projects", trustPath(in), "hasTrustDialogAccepted")
 			if err == nil && ok && string(v) == "true" {
 				next.Trusted = append(next.Trusted, root)
 				rf.r.TrustSeeded = true

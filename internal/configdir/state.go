@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
@@ -606,17 +607,28 @@ func RepositoryRoot(ctx gitctx.Context) string {
 	return ctx.Toplevel
 }
 
+// trustPath is the project path under which the Claude in use looks up the
+// trust dialog's answer: the repository's root from 2.1.63
+// (claudever.TrustPerRepository), each worktree's own before. The ledger
+// records it per repository (RepositoryRoot) either way.
+func trustPath(in Input) string {
+	if in.Claude.Has(claudever.TrustPerRepository) {
+		return RepositoryRoot(in.Context)
+	}
+	return in.Context.Toplevel
+}
+
 // trustKey puts the repository's trust into a runtime that lacks it, once:
 // the repository owns its trust, as Claude keeps it for every worktree of
 // one config dir. It returns the "projects" key to splice, or nil. Only the
 // one entry changes; "projects" (often most of a large file) is scanned and
 // copied once per runtime, never decoded.
 func (p *Plan) trustKey(in Input, cur []byte, l *shared.Ledger, rf *recordFile) (*coalesce.Key, error) {
-	root := RepositoryRoot(in.Context)
-	if !p.IsRuntime || rf.r.TrustSeeded || !l.IsTrusted(root) {
+	if !p.IsRuntime || rf.r.TrustSeeded || !l.IsTrusted(RepositoryRoot(in.Context)) {
 		return nil, nil
 	}
 	rf.r.TrustSeeded = true
+	root := trustPath(in)
 	if v, ok, err := coalesce.Path(cur, "projects", root, "hasTrustDialogAccepted"); err != nil {
 		return nil, err
 	} else if ok && string(v) == "true" {
