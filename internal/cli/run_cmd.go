@@ -163,6 +163,8 @@ func (c *RunCmd) Run(d *Deps) error {
 	warnRelease(d, quick)
 
 	id, token := sessionOf(held)
+	hold := launch.HoldSignals()
+	defer hold()
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: sessionArgs(d, ws, id, token, args), Env: launchEnv(d, ws).List(), Dir: d.Dir,
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
@@ -174,6 +176,7 @@ func (c *RunCmd) Run(d *Deps) error {
 		harvest(d, ws, stamp)
 		afterExit(d, ws)
 	}
+	hold()
 	return exitStatus(st, err)
 }
 
@@ -239,6 +242,8 @@ func (c *RunCmd) runCommand(d *Deps, ws *workspace, claude string, args []string
 	}
 	plan.Close()
 	stamp := configdir.Stamp(ws.layout)
+	hold := launch.HoldSignals()
+	defer hold()
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: args, Env: launchEnv(d, ws).List(), Dir: d.Dir,
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
@@ -249,6 +254,7 @@ func (c *RunCmd) runCommand(d *Deps, ws *workspace, claude string, args []string
 		// that session's own harvest takes it in when it ends.
 		harvest(d, ws, stamp)
 	}
+	hold()
 	return exitStatus(st, err)
 }
 

@@ -232,6 +232,18 @@ func fromTerminal(sig syscall.Signal) bool {
 	return false
 }
 
+// HoldSignals keeps the signals that stop a session (Ctrl-C, SIGTERM, SIGHUP,
+// SIGQUIT) from killing the launcher once Claude is gone, until release: the
+// milliseconds after Claude exits record what the session changed (servers,
+// trust, the account's keys), and a key pressed twice too often must not cut
+// them short. While Claude runs, Run forwards those signals as before; what
+// arrives here is dropped.
+func HoldSignals() (release func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	return func() { signal.Stop(ch) }
+}
+
 // Reraise ends this process the way Claude ended: killed by the same signal,
 // so shells and supervisors see exactly what they would have seen. It returns
 // only for a signal whose default action does not end a process; the caller
