@@ -23,6 +23,10 @@ var (
 	// is kept (before: $CLAUDE_CONFIG_DIR/.credentials.json on Linux, a
 	// keychain entry named by the config dir on macOS).
 	SecureStorageDir = V(2, 1, 144)
+	// PluginsInSkills: a plugin in the account's skills/ (a dir with
+	// .claude-plugin/plugin.json, as the Nix module declares plugins and LSP
+	// servers) is loaded.
+	PluginsInSkills = V(2, 1, 157)
 	// Oldest is the oldest release the launcher supports, for what it has.
 	Oldest = V(2, 0, 77)
 )

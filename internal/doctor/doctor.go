@@ -27,7 +27,7 @@ import (
 
 // Finding is one problem.
 type Finding struct {
-	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins
+	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, login-not-shared, plugins-not-loaded, no-claude, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins
 	Path    string `json:"path"`
 	Message string `json:"message"` // one sentence with the fix
 	Fixable bool   `json:"fixable"`
@@ -90,6 +90,9 @@ func Check(in Input) []Finding {
 		out = append(out, Finding{ID: "no-claude", Message: in.Claude.Problem})
 	}
 	if f := loginNotShared(in); f != nil {
+		out = append(out, *f)
+	}
+	if f := pluginsNotLoaded(in); f != nil {
 		out = append(out, *f)
 	}
 	p, err := in.plan()
@@ -276,11 +279,40 @@ func Degraded(in Input) []Finding {
 			rows = append(rows, fmt.Sprintf("%s: %s needs ≥ %s", s.Name, s.Note, s.Needs))
 		}
 	}
+	if names := declaredPlugins(in.Account); len(names) > 0 && !in.Claude.Has(claudever.PluginsInSkills) {
+		rows = append(rows, fmt.Sprintf("the account's plugins in skills/ (%s) are not loaded (needs ≥ %s)", strings.Join(names, ", "), claudever.PluginsInSkills))
+	}
 	if len(rows) == 0 {
 		return nil
 	}
 	return []Finding{{ID: "claude-shares-less", Path: in.Claude.Path,
 		Message: fmt.Sprintf("Claude Code %s shares less between worktrees than newer releases: %s", in.Claude.Version, strings.Join(rows, "; "))}}
+}
+
+// declaredPlugins are the plugins the account keeps in skills/ (the Nix
+// module's plugins and LSP servers): dirs with a .claude-plugin/plugin.json.
+func declaredPlugins(a *account.Account) []string {
+	found, _ := filepath.Glob(filepath.Join(a.Dir, "skills", "*", ".claude-plugin", "plugin.json"))
+	var names []string
+	for _, f := range found {
+		names = append(names, filepath.Base(filepath.Dir(filepath.Dir(f))))
+	}
+	return names
+}
+
+// pluginsNotLoaded finds plugins the account declares that the Claude in use
+// does not load (claudever.PluginsInSkills): nothing else would say so.
+func pluginsNotLoaded(in Input) *Finding {
+	if in.Claude.Has(claudever.PluginsInSkills) {
+		return nil
+	}
+	names := declaredPlugins(in.Account)
+	if len(names) == 0 {
+		return nil
+	}
+	return &Finding{ID: "plugins-not-loaded", Path: filepath.Join(in.Account.Dir, "skills"),
+		Message: fmt.Sprintf("Claude Code %s does not load the plugins the account keeps in skills/ (%s): that needs Claude Code ≥ %s; upgrade Claude Code, or install them with 'claude plugin install'",
+			in.Claude.Version, strings.Join(names, ", "), claudever.PluginsInSkills)}
 }
 
 // HasLogin reports whether Claude will find a login here: an API key in its
