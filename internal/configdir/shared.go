@@ -76,7 +76,7 @@ func SharedVia(a *account.Account, l Layout, c claudever.Binary) []Shared {
 		out = append(out, Shared{Name: "plugins", Via: "environment", Variable: "CLAUDE_CODE_PLUGIN_CACHE_DIR", Path: filepath.Join(a.Dir, "plugins")})
 	} else {
 		out = append(out, Shared{Name: "plugins", Via: "none", Path: filepath.Join(l.ConfigDir, "plugins"), Needs: claudever.PluginCacheDir.String(),
-			Note: "each worktree installs its own plugins"})
+			Note: "each worktree adds its own marketplaces and installs its own plugins"})
 	}
 	return out
 }
