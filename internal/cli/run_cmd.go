@@ -241,6 +241,7 @@ func (c *RunCmd) runCommand(d *Deps, ws *workspace, claude string, args []string
 		}
 	}
 	plan.Close()
+	warnRelease(d, doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout, Claude: ws.claude})
 	stamp := configdir.Stamp(ws.layout)
 	hold := launch.HoldSignals()
 	defer hold()
