@@ -77,7 +77,7 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		bin = claudever.Binary{Problem: claudeErr.Error()}
 	}
 	in := doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout,
-		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Now: d.Now(), Claude: bin, Env: d.Env}
+		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Now: d.Now(), Claude: bin, Env: d.Env, Unclean: ws.unclean}
 	found := doctor.Check(in)
 	remaining := found
 	if c.Fix && len(found) > 0 {
@@ -92,6 +92,10 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		}
 		// An unusable lock dir is itself a finding that --fix repairs.
 		found = doctor.Fix(found)
+		if release, err := lock.Account(lock.Dir(d.Env), ws.account.Name); err == nil {
+			ws.leave(d) // the repairs were the launcher's: nothing runs here now
+			release()
+		}
 		remaining = doctor.Check(in)
 	}
 	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...), Claude: bin,

@@ -172,8 +172,10 @@ func (c *RunCmd) Run(d *Deps) error {
 	})
 	session.Forget(lock.Dir(d.Env), id, token)
 	held.Release()
+	// Even when Claude did not start: the harvest also records that the
+	// launcher left the runtime alone (workspace.leave).
+	harvest(d, ws, stamp)
 	if err == nil {
-		harvest(d, ws, stamp)
 		afterExit(d, ws)
 	}
 	hold()
@@ -249,11 +251,17 @@ func (c *RunCmd) runCommand(d *Deps, ws *workspace, claude string, args []string
 		Path: claude, Args: args, Env: launchEnv(d, ws).List(), Dir: d.Dir,
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
 	})
-	if err == nil && applied && len(busy) == 0 {
+	switch {
+	case err == nil && applied && len(busy) == 0:
 		// 'mcp add -s user' shares its server with the account's other
 		// worktrees, as a session's would; with a session running here,
 		// that session's own harvest takes it in when it ends.
 		harvest(d, ws, stamp)
+	case len(busy) == 0:
+		if release, lerr := lock.Account(lock.Dir(d.Env), ws.account.Name); lerr == nil {
+			ws.leave(d)
+			release()
+		}
 	}
 	hold()
 	return exitStatus(st, err)
@@ -450,6 +458,7 @@ func harvest(d *Deps, ws *workspace, since configdir.StateStamp) {
 		return
 	}
 	defer release()
+	defer ws.leave(d)
 	plan, err := configdir.Harvest(ws.input(d), since)
 	if err != nil {
 		return

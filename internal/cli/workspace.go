@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
@@ -14,6 +15,7 @@ import (
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/runtimes"
 )
 
 // workspace is what every account command starts from: detect, then plan.
@@ -22,6 +24,9 @@ type workspace struct {
 	context gitctx.Context
 	layout  configdir.Layout
 	claude  claudever.Binary // set by findClaude
+	// unclean: the last Claude in this runtime ended without its launcher
+	// (lock.Unclean); read before this process takes the lock.
+	unclean bool
 }
 
 // findClaude finds the Claude Code binary this workspace runs (account.toml,
@@ -164,7 +169,32 @@ func (f AccountFlags) load(d *Deps) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &workspace{account: a, context: ctx, layout: configdir.Locate(a, ctx, d.Env)}, nil
+	w := &workspace{account: a, context: ctx, layout: configdir.Locate(a, ctx, d.Env)}
+	if w.layout.IsRuntime {
+		w.unclean = lock.Unclean(lock.Dir(d.Env), w.lockKey(), w.slots())
+	}
+	return w, nil
+}
+
+// leave records that the launcher left the runtime alone now, unless another
+// Claude of the account still runs in it (runtimes.MarkQuiet). The caller
+// holds the account's lock.
+func (w *workspace) leave(d *Deps) {
+	if !w.layout.IsRuntime {
+		return
+	}
+	others, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == w.lockKey() })
+	if err != nil {
+		return
+	}
+	for _, h := range others {
+		if h.PID != os.Getpid() {
+			return
+		}
+	}
+	if err := runtimes.MarkQuiet(runtimes.Path(w.account.Dir), w.layout.ConfigDir, time.Now()); err != nil {
+		d.notef("%v", err)
+	}
 }
 
 // inWorkTree reports whether the context has a work tree of its own, so that
@@ -240,5 +270,5 @@ func (w *workspace) where(d *Deps) string {
 // so run, doctor and status plan alike.
 func (w *workspace) input(d *Deps) configdir.Input {
 	return configdir.Input{Account: w.account, Context: w.context, Layout: w.layout,
-		Trust: trustStore(d), Now: d.Now(), Claude: w.claude}
+		Trust: trustStore(d), Now: d.Now(), Claude: w.claude, Unclean: w.unclean}
 }

@@ -76,7 +76,11 @@ type Plan struct {
 	// to another workspace, or is not the launcher's). No other Claude may
 	// be using it then.
 	SetsAside bool
-	releases  []func() // unmap what was mapped; see Close
+	// quiet is when the launcher last left the runtime alone: a file it
+	// would take into the account that changed later did not come from a
+	// Claude it started (runtimes.ChangedSince); 0 when that is not known.
+	quiet    int64
+	releases []func() // unmap what was mapped; see Close
 }
 
 // Close releases the files the plan mapped. The plan's steps read from them:
@@ -130,6 +134,10 @@ type Input struct {
 	// Claude is the Claude Code the config dir is made for: what it can
 	// share with the account depends on its release (SharedVia).
 	Claude claudever.Binary
+	// Unclean: the last Claude in this config dir ended without the
+	// launcher (it was killed), so what changed in it since it was last left
+	// alone may be that Claude's (lock.Unclean).
+	Unclean bool
 }
 
 // MakePlan reads the current state and lists the steps that bring it to the
@@ -173,14 +181,27 @@ func MakePlan(in Input) (*Plan, error) {
 		return nil, err
 	}
 	fresh := !exists(dir)
-	if !fresh && !made.Made(dir) {
+	why := ""
+	switch {
+	case fresh:
+	case !made.Made(dir):
+		why = "was not made by claude-account for this account (it came with the repository?)"
+	}
+	if why != "" {
 		// Not the launcher's: it came with the repository (an archive, a
 		// copied checkout) or was put there by hand. Nothing in it is read;
 		// it is kept aside, as it is, for the user to look at.
 		moved := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
-		p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "not made by claude-account for this account"})
-		p.Notes = append(p.Notes, fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s, read nothing from it, and started fresh", dir, moved))
+		p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "not the launcher's"})
+		p.Notes = append(p.Notes, fmt.Sprintf("%s %s; kept it as %s, read nothing from it, and started fresh", dir, why, moved))
 		fresh, p.SetsAside = true, true
+	}
+	if !in.Unclean {
+		// Files of a runtime the launcher made can still come from
+		// elsewhere (an archive extracted over the checkout, a dir that
+		// reused the inode): what changed since the launcher last left it
+		// alone is never taken into the account (untouched).
+		p.quiet = made.Quiet(dir)
 	}
 	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
 	wsData := ws.encode()
@@ -394,6 +415,18 @@ func (p *Plan) planLogin(in Input, fresh bool) {
 		replace = linkStep
 		replace.Replace = true
 	}
+	if !p.untouched(path) {
+		// Not written by a Claude the launcher started: never the account's,
+		// and not this worktree's either (it would log Claude in as whoever
+		// wrote it). Kept aside.
+		aside := path + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+		p.Steps = append(p.Steps, Step{Op: Move, Path: path, Target: aside, Why: "changed while no Claude ran here"})
+		if link {
+			p.Steps = append(p.Steps, linkStep)
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree (it came with the repository?); kept it as %s and use the account's login", path, aside))
+		return
+	}
 	if a, err := os.Stat(target); err == nil && !fi.ModTime().After(a.ModTime()) {
 		replace.Why = "older than the account's login"
 		p.Steps = append(p.Steps, replace)
@@ -407,6 +440,10 @@ func (p *Plan) planLogin(in Input, fresh bool) {
 	p.Steps = append(p.Steps, Step{Op: Write, Path: target, Data: data, Secret: true, Why: "newer login from " + path}, replace)
 	p.Notes = append(p.Notes, fmt.Sprintf("moved the login in %s to %s, where every worktree reads it", path, target))
 }
+
+// untouched reports whether path did not change since the launcher last left
+// the runtime alone, so that it may be taken into the account.
+func (p *Plan) untouched(path string) bool { return !runtimes.ChangedSince(path, p.quiet) }
 
 func kindOf(fi fs.FileInfo) string {
 	if fi.IsDir() {

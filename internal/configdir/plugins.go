@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/claude-account/claude-account/internal/runtimes"
 )
 
 // Plugins an earlier version let Claude install into one runtime (before the
@@ -56,10 +59,31 @@ func pluginsMove(runtimeDir, accountDir string) (from, to string, records map[st
 	return from, to, records, ""
 }
 
+// treeChangedSince names a file under root that changed after quiet
+// (runtimes.ChangedSince), or "".
+func treeChangedSince(root string, quiet int64) string {
+	if quiet == 0 {
+		return ""
+	}
+	found := ""
+	_ = filepath.WalkDir(root, func(path string, _ fs.DirEntry, err error) error {
+		if err == nil && runtimes.ChangedSince(path, quiet) {
+			found = path
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
 // migratePlugins plans the move (pluginsMove).
 func (p *Plan) migratePlugins(in Input) {
 	from, to, records, why := pluginsMove(p.ConfigDir, in.Account.Dir)
 	if why != "" {
+		return
+	}
+	if changed := treeChangedSince(from, p.quiet); changed != "" {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree; its plugins are left where they are, not moved to %s", changed, to))
 		return
 	}
 	if exists(to) {

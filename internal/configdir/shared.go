@@ -15,6 +15,7 @@ import (
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/mcp"
+	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/shared"
 )
 
@@ -198,6 +199,10 @@ func (p *Plan) migrateMemory(in Input) {
 			}
 			src := filepath.Join(from, de.Name())
 			dst := filepath.Join(to, de.Name())
+			if runtimes.ChangedSince(src, p.quiet) {
+				p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree; left where it is, not moved to %s", src, to))
+				continue
+			}
 			if same, _ := sameContent(src, dst); same {
 				p.Steps = append(p.Steps, Step{Op: Unlink, Path: src, Why: "the account's memory has it"})
 				continue

@@ -308,6 +308,15 @@ func (p *Plan) planSettingsLink(s *stateInput, accountSettings string) (migrated
 	if err := coalesce.Validate(data); err != nil {
 		return nil, fileError(path, err, "fix the JSON or remove the file")
 	}
+	if !p.untouched(path) {
+		// Not written by a Claude the launcher started: none of its keys
+		// (hooks, apiKeyHelper) may reach the account's settings.
+		aside := path + ".moved-" + s.in.Now.UTC().Format("20060102T150405Z")
+		p.Steps = append(p.Steps, Step{Op: Move, Path: path, Target: aside, Why: "changed while no Claude ran here"},
+			Step{Op: Link, Path: path, Target: accountSettings, Why: "account's settings"})
+		p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree (it came with the repository?); kept it as %s, took nothing from it, and linked the account's settings", path, aside))
+		return nil, nil
+	}
 	// One step: the link replaces the file atomically.
 	p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: accountSettings, Replace: true, Why: "settings are the account's now"})
 	p.Notes = append(p.Notes, fmt.Sprintf("%s is the account's settings now (a link to %s); the settings Claude wrote in this worktree were carried over where the account had none", path, accountSettings))
@@ -411,8 +420,15 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 			return fmt.Errorf("%w; %s (nothing was changed)", err, fix)
 		}
 		seen := rf.r.Servers // nil: an earlier version made this config dir
-		if cur == nil {
+		// What changed here while no Claude the launcher started ran (an
+		// archive extracted over the checkout) is not Claude's: taken as seen,
+		// nothing of it reaches the account.
+		untrusted := !p.untouched(state) || !p.untouched(rf.path)
+		switch {
+		case cur == nil:
 			seen = shared.Seen{}
+		case untrusted:
+			seen = shared.SeenOf(current)
 		}
 		res := shared.Reconcile(shared.Input{Ledger: ledger, Rebuilt: onDisk == nil, Declared: declared, Overlay: p.overlay(in),
 			Current: current, Seen: seen, File: state})
@@ -426,8 +442,11 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 			return fileError(state, err, fix)
 		}
 		seenKeys := rf.r.AccountKeys // nil: not seen by this version yet
-		if cur == nil {
+		switch {
+		case cur == nil:
 			seenKeys = map[string]json.RawMessage{}
+		case untrusted:
+			seenKeys = have
 		}
 		next.HarvestKeys(names, have, seenKeys)
 		rf.r.AccountKeys = map[string]json.RawMessage{}

@@ -48,12 +48,13 @@ type Input struct {
 	Now     time.Time
 	Claude  claudever.Binary // the Claude Code in use: what it shares depends on its release
 	Env     env.Env          // the environment Claude gets (an API key there is a login)
+	Unclean bool             // the last Claude here ended without its launcher (lock.Unclean)
 }
 
 // plan is the launcher's own runtime plan for this workspace.
 func (in Input) plan() (*configdir.Plan, error) {
 	return configdir.MakePlan(configdir.Input{Account: in.Account, Context: in.Context, Layout: in.Layout,
-		Trust: in.Trust, Now: in.Now, Claude: in.Claude})
+		Trust: in.Trust, Now: in.Now, Claude: in.Claude, Unclean: in.Unclean})
 }
 
 // Quick runs the checks cheap enough for every launch: the config dir's links
@@ -366,11 +367,15 @@ func loginNotShared(in Input) *Finding {
 func notMade(in Input) *Finding {
 	dir := in.Layout.ConfigDir
 	made, err := runtimes.Read(runtimes.Path(in.Account.Dir))
-	if err != nil || !exists(dir) || made.Made(dir) {
+	if err != nil || !exists(dir) {
 		return nil // a damaged record is reported by the plan (invalid-state)
 	}
+	if made.Made(dir) {
+		return nil
+	}
+	why := "was not made by claude-account for this account (it came with the repository, or an earlier version made it)"
 	return &Finding{ID: "not-made", Path: dir, Fixable: true, fix: repairPlan(in), rebuilds: true,
-		Message: fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository, or an earlier version made it); '%s' (or the next launch) keeps it aside unread and starts fresh", dir, Command(in, "--fix"))}
+		Message: fmt.Sprintf("%s %s; '%s' (or the next launch) keeps it aside unread and starts fresh", dir, why, Command(in, "--fix"))}
 }
 
 // temps finds the temporary copies an interrupted write left in the config

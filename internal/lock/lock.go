@@ -260,6 +260,27 @@ func AccountKeys(account string) func(string) bool {
 	return func(key string) bool { return key == account || strings.HasPrefix(key, account+"-") }
 }
 
+// Unclean reports whether a holder of one of key's slots died without
+// releasing it (a launcher killed with -9, a machine that lost power): the
+// lock is free but its file still names the holder, which Release would have
+// cleared. Whatever Claude wrote then was never recorded by the launcher.
+func Unclean(dir, key string, slots int) bool {
+	for slot := 0; slot < slots; slot++ {
+		path := filepath.Join(dir, Name(key, slot))
+		fi, err := os.Lstat(path)
+		if err != nil {
+			if slot > 0 {
+				return false // slots are taken in order: none past a missing one
+			}
+			continue
+		}
+		if fi.Size() > 0 && fi.Mode().IsRegular() && Probe(path) == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // Probe returns the holder of the lock at path, or nil when it is free.
 func Probe(path string) *Holder {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)

@@ -3,10 +3,16 @@
 // arrive with one already inside (an archive, a copied checkout): what such a
 // dir holds — a login, settings with hooks, MCP servers, plugins, memory —
 // must never reach the account. So whether a runtime is the launcher's is
-// decided from the account's side, never from any file inside the runtime: a
-// runtime is the launcher's when the account's record names its path with the
-// device and inode the launcher made there. A copy, an extracted archive or a
-// dir planted in its place has another inode.
+// decided from the account's side, never from any file inside the runtime:
+//
+//   - the account's record names its path with the inode the launcher made
+//     there (a copy, or an archive extracted anywhere else, is another dir);
+//   - and a file in it is taken into the account only if it did not change
+//     while no Claude the launcher started ran there: the record keeps when
+//     the launcher last left the runtime alone (Quiet), and a file whose
+//     inode change time (ctime, which no archive or copy can set back) is
+//     later came from elsewhere — an archive extracted over the checkout, or
+//     into a new dir that reused the inode.
 package runtimes
 
 import (
@@ -18,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"syscall"
+	"time"
 
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/fsx"
@@ -30,35 +37,45 @@ const FileName = ".claude-account-runtimes.json"
 // Path is the record of the account in accountDir.
 func Path(accountDir string) string { return filepath.Join(accountDir, FileName) }
 
-// ID is what identifies one directory the launcher made: its device and inode.
-type ID struct {
-	Dev uint64 `json:"dev"`
+// Entry is one runtime the launcher made.
+type Entry struct {
+	// Ino is the inode of the dir the launcher made. The device is not
+	// kept: it changes when a disk is mounted again.
 	Ino uint64 `json:"ino"`
+	// Quiet is when the launcher last left the runtime alone (the end of a
+	// session, a command or a repair in it), in Unix nanoseconds; 0 while a
+	// Claude may still be writing in it.
+	Quiet int64 `json:"quiet,omitempty"`
 }
 
-// Of is the ID of dir as it is now (not following a final symlink).
-func Of(dir string) (ID, error) {
+// slack is none: the kernel stamps files from a clock that lags the one
+// Quiet is read from, never one that runs ahead, so a file written before
+// Quiet never looks later.
+const slack = 0
+
+// inode is dir's inode as it is now (not following a final symlink).
+func inode(dir string) (uint64, error) {
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return ID{}, err
+		return 0, err
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok || !fi.IsDir() {
-		return ID{}, fmt.Errorf("%s is not a directory", dir)
+		return 0, fmt.Errorf("%s is not a directory", dir)
 	}
-	return ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, nil
+	return uint64(st.Ino), nil
 }
 
 // Record is the account's list of its runtimes, by path.
 type Record struct {
-	Runtimes map[string]ID `json:"runtimes"`
+	Runtimes map[string]Entry `json:"runtimes"`
 }
 
 // Read loads the record at path; an empty one when there is none yet. A
 // damaged record is an error, never read as empty: it would be rewritten
 // without the runtimes it listed.
 func Read(path string) (*Record, error) {
-	r := &Record{Runtimes: map[string]ID{}}
+	r := &Record{Runtimes: map[string]Entry{}}
 	data, err := fsx.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
@@ -79,7 +96,7 @@ func Read(path string) (*Record, error) {
 		return nil, fmt.Errorf(`%s: "runtimes" is not an object; %s`, path, fix)
 	}
 	rts.ForEach(func(k, v gjson.Result) bool {
-		r.Runtimes[k.String()] = ID{Dev: v.Get("dev").Uint(), Ino: v.Get("ino").Uint()}
+		r.Runtimes[k.String()] = Entry{Ino: v.Get("ino").Uint(), Quiet: v.Get("quiet").Int()}
 		return true
 	})
 	return r, nil
@@ -92,23 +109,44 @@ func (r *Record) Made(dir string) bool {
 	if !ok {
 		return false
 	}
-	id, err := Of(dir)
-	return err == nil && id == want
+	ino, err := inode(dir)
+	return err == nil && ino == want.Ino
 }
 
-// Add records dir as it is now, and forgets runtimes that are gone or were
-// replaced since (a worktree removed, a runtime set aside).
+// Quiet is when the launcher last left dir alone (Entry.Quiet); 0 when it
+// does not know.
+func (r *Record) Quiet(dir string) int64 { return r.Runtimes[dir].Quiet }
+
+// ChangedSince reports whether path (not followed) changed after quiet, in
+// Unix nanoseconds: its inode changed later (written, replaced, chmod-ed,
+// extracted). quiet 0 says nothing changed.
+func ChangedSince(path string, quiet int64) bool {
+	if quiet == 0 {
+		return false
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Ctim.Nano() > quiet+slack
+}
+
+// Add records dir as it is now, in use, and forgets runtimes that are gone or
+// were replaced since (a worktree removed, a runtime set aside). One it cannot
+// look at now (a disk not mounted, a permission) is kept.
 func (r *Record) Add(dir string) error {
-	id, err := Of(dir)
+	ino, err := inode(dir)
 	if err != nil {
 		return err
 	}
 	for p, was := range r.Runtimes {
-		if now, err := Of(p); err != nil || now != was {
+		now, err := inode(p)
+		if errors.Is(err, fs.ErrNotExist) || err == nil && now != was.Ino {
 			delete(r.Runtimes, p)
 		}
 	}
-	r.Runtimes[dir] = id
+	r.Runtimes[dir] = Entry{Ino: ino}
 	return nil
 }
 
@@ -136,6 +174,24 @@ func (r *Record) Encode() []byte {
 		b = append(b, "\n  "...)
 	}
 	return append(b, "}\n}\n"...)
+}
+
+// MarkQuiet records in the account's record at path that the launcher left
+// dir alone at now: whatever changes in it later did not come from a Claude
+// the launcher started. Under the account's lock (the caller holds it). A
+// runtime the record does not name is left out.
+func MarkQuiet(path, dir string, now time.Time) error {
+	r, err := Read(path)
+	if err != nil {
+		return err
+	}
+	e, ok := r.Runtimes[dir]
+	if !ok || !r.Made(dir) {
+		return nil // not ours
+	}
+	e.Quiet = now.UnixNano()
+	r.Runtimes[dir] = e
+	return fsx.WriteSecret(path, r.Encode())
 }
 
 // Register records dir in the account's record at path: read, add, write,

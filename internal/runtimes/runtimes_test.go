@@ -1,0 +1,119 @@
+package runtimes
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRecord(t *testing.T) {
+	root := t.TempDir()
+	rec := filepath.Join(root, FileName)
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Register(rec, a); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Made(a) || r.Made(b) {
+		t.Fatalf("Made(a) = %v, Made(b) = %v; want true, false", r.Made(a), r.Made(b))
+	}
+	// A dir put in its place (another inode) is not the one made.
+	if err := os.Rename(a, a+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(a, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if r.Made(a) {
+		t.Error("a new dir at the recorded path is taken for the one made")
+	}
+	// Registering another forgets the runtime whose path now names another
+	// dir, and one that is gone; b is kept.
+	if err := Register(rec, b); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ = Read(rec); r.Made(a) || !r.Made(b) || len(r.Runtimes) != 1 {
+		t.Errorf("after registering b: %v", r.Runtimes)
+	}
+}
+
+func TestQuiet(t *testing.T) {
+	root := t.TempDir()
+	rec := filepath.Join(root, FileName)
+	dir := filepath.Join(root, "rt")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := filepath.Join(dir, "before")
+	if err := os.WriteFile(before, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(rec, dir); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := Read(rec)
+	if r.Quiet(dir) != 0 {
+		t.Fatal("a runtime just made is in use, not quiet")
+	}
+	if err := MarkQuiet(rec, dir, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	r, _ = Read(rec)
+	q := r.Quiet(dir)
+	if q == 0 {
+		t.Fatal("MarkQuiet recorded nothing")
+	}
+	if ChangedSince(before, q) {
+		t.Error("a file written before the launcher left is taken as changed since")
+	}
+	// Something written later (an archive extracted over it), even with an
+	// old mtime, changed since: its inode change time says so.
+	time.Sleep(20 * time.Millisecond)
+	after := filepath.Join(dir, "after")
+	if err := os.WriteFile(after, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(after, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if !ChangedSince(after, q) {
+		t.Error("a file written after the launcher left is not seen as changed")
+	}
+	if ChangedSince(after, 0) {
+		t.Error("with no quiet time known, nothing counts as changed")
+	}
+	// A runtime the record does not name is not marked.
+	other := filepath.Join(root, "other")
+	_ = os.Mkdir(other, 0o700)
+	if err := MarkQuiet(rec, other, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ = Read(rec); r.Quiet(other) != 0 {
+		t.Error("a runtime not made was marked")
+	}
+}
+
+func TestReadDamaged(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(rec, []byte(`{"runtimes": [1,`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Read(rec)
+	if err == nil || !strings.Contains(err.Error(), rec+":1:") || !strings.Contains(err.Error(), "fix it or remove it") {
+		t.Errorf("damaged record: %v", err)
+	}
+	if _, err := Read(filepath.Join(t.TempDir(), "missing")); err != nil {
+		t.Errorf("a missing record is an empty one: %v", err)
+	}
+}
