@@ -421,7 +421,7 @@ func shellWords(words []string) string {
 // claudeCandidates lists where the Claude binary may come from, in order.
 func claudeCandidates(d *Deps, a *account.Account) []launch.Candidate {
 	return []launch.Candidate{
-		{Source: "claude in " + d.Env.TildePath(filepath.Join(a.Dir, account.FileName)), Name: a.Config.Claude},
+		{Source: "claude in " + d.Env.TildePath(filepath.Join(a.Dir, account.FileName)), Name: d.Env.ExpandHome(a.Config.Claude)},
 		{Source: "$CLAUDE_ACCOUNT_CLAUDE", Name: d.Env.Get("CLAUDE_ACCOUNT_CLAUDE")},
 		{Source: "PATH", Name: "claude"}, // the last resort is always set
 	}

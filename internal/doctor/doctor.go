@@ -330,7 +330,9 @@ func HasLogin(in Input) bool {
 		case "none":
 			return true // a keychain entry of this config dir's own: not ours to see
 		case "link":
-			_, err := os.Stat(filepath.Join(in.Layout.ConfigDir, configdir.Credentials))
+			// The account's, which the launch links (loginNotShared says
+			// when a runtime's link is wrong).
+			_, err := os.Stat(s.Path)
 			return err == nil
 		default:
 			_, err := os.Stat(filepath.Join(s.Path, configdir.Credentials))
