@@ -161,7 +161,13 @@ func (w *walker) skip(rel, why string) {
 	w.p.Skipped = append(w.p.Skipped, Skip{Path: filepath.Join(w.src.Dir, rel), Why: why})
 }
 
-func (w *walker) entry(e Entry) { w.p.Entries = append(w.p.Entries, e) }
+// entry adds e to the plan, with group and other write cleared from its
+// mode (the rest, executable bits included, kept): a hooks/ dir or a hook
+// that anyone may change would let anyone change what the account runs.
+func (w *walker) entry(e Entry) {
+	e.Mode &^= 0o022
+	w.p.Entries = append(w.p.Entries, e)
+}
 
 // destState says what the account has at rel: nothing (""), a real dir
 // ("dir"), or something else ("file", "link").

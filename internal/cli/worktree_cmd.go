@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudeproc"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -64,6 +65,32 @@ func repoFor(d *Deps, f AccountFlags) (*worktree.Repo, *account.Account, gitctx.
 	}
 	r, err := worktree.Open(ctx, dir, d.Env.List())
 	return r, a, ctx, err
+}
+
+// accountDirs finds the dir of the account a worktree's runtime is named for
+// (claude-runtime/<name>) as a launch of that account finds it: the account
+// named on the command line or bound here (a) with the dir it was loaded
+// from, any other in the dir the Nix module declared for it, else its
+// default one. Rm and gc archive a runtime's transcripts there, and only when
+// that account's record says the launcher made the runtime: what the
+// runtime's own files name is never asked.
+func accountDirs(d *Deps, a *account.Account) func(string) string {
+	return func(name string) string {
+		if a != nil && name == a.Name {
+			return a.Dir
+		}
+		dir, err := binding.DeclaredAccountDir(d.Env, name)
+		if err != nil {
+			return ""
+		}
+		if dir == "" {
+			dir = account.DefaultDir(d.Env, name)
+		}
+		if _, err := account.Load(name, dir); err != nil {
+			return ""
+		}
+		return dir
+	}
 }
 
 // runningIn names the accounts whose Claude holds a lock on a worktree.
@@ -232,7 +259,7 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	if strings.TrimSpace(c.Name) == "" {
 		return UsageError{fmt.Errorf("worktree rm: %w", worktree.ErrEmptyName)}
 	}
-	r, _, _, err := repoFor(d, c.AccountFlags)
+	r, a, _, err := repoFor(d, c.AccountFlags)
 	if err != nil {
 		return err
 	}
@@ -240,7 +267,7 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(), Now: d.Now()})
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -265,11 +292,11 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	if err != nil {
 		return UsageError{err}
 	}
-	r, _, _, err := repoFor(d, c.AccountFlags)
+	r, a, _, err := repoFor(d, c.AccountFlags)
 	if err != nil {
 		return err
 	}
-	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(), Now: d.Now()})
+	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}

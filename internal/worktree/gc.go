@@ -11,7 +11,9 @@ type GCOptions struct {
 	DryRun    bool
 	Running   func(toplevel string) []string
 	Claudes   func(path string) []int // as RemoveOptions.Claudes
-	Now       time.Time
+	// AccountDir is as RemoveOptions.AccountDir.
+	AccountDir func(name string) string
+	Now        time.Time
 }
 
 // Verdict is what GC decided for one worktree, and why.
@@ -66,7 +68,7 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			// A prunable one goes through Remove too: its transcripts are
 			// archived before git forgets it.
 			e := &Entry{Path: in.Path, HEAD: in.HEAD, Branch: in.Branch, Prunable: in.Prunable}
-			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Claudes: o.Claudes, Now: o.Now})
+			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Claudes: o.Claudes, AccountDir: o.AccountDir, Now: o.Now})
 			if err != nil {
 				v.Removed, v.Why = false, err.Error()
 			} else {

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
 )
 
@@ -290,10 +291,20 @@ func (r *Repo) setup(path string, wt Git, symlinkDirs []string) ([]string, error
 		notes = append(notes, fmt.Sprintf("copied %d ignored file(s) listed in .worktreeinclude", n))
 	}
 	if _, err := os.Stat(filepath.Join(path, ".gitmodules")); err == nil {
-		if _, err := wt.Run("-c", "protocol.file.allow=always", "submodule", "update", "--init", "--recursive", "--quiet"); err != nil {
-			return notes, err
+		// git's own rules apply, as in clone: the submodules' URLs come
+		// with the repository, and git refuses a local path or file:// one
+		// (protocol.file.allow, CVE-2022-39253) unless the user allows it.
+		// The worktree stands without them; the note says how to finish.
+		if _, err := wt.Run("submodule", "update", "--init", "--recursive", "--quiet"); err != nil {
+			why := err.Error()
+			var ge *gitError
+			if errors.As(err, &ge) {
+				why = ge.msg
+			}
+			notes = append(notes, fmt.Sprintf("submodules not initialised: %s; run 'git -C %s submodule update --init --recursive' once they can be reached", why, env.ShellQuote(path)))
+		} else {
+			notes = append(notes, "initialised submodules")
 		}
-		notes = append(notes, "initialised submodules")
 	}
 	return notes, nil
 }

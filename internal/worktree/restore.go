@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
@@ -44,6 +43,9 @@ func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir strin
 	}
 	name := filepath.Base(ctx.Toplevel)
 	dir := ArchiveDir(accountDir, ctx.CommonDir, name)
+	if !ownDirs(accountDir, dir) {
+		return nil, nil
+	}
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil
@@ -80,6 +82,26 @@ func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir strin
 		}
 	}
 	return notes, nil
+}
+
+// ownDirs reports whether every dir from below accountDir down to dir is a
+// real directory inside it, none a link: transcripts are restored only from
+// the account's own archive, the one rm wrote, never from wherever a link
+// in its place points.
+func ownDirs(accountDir, dir string) bool {
+	rel, err := filepath.Rel(accountDir, dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	p := accountDir
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeInto moves every regular file under src to the same place under
@@ -141,15 +163,7 @@ func moveFile(src, dst string) error {
 	if !errors.Is(err, syscall.EXDEV) {
 		return err
 	}
-	fi, err := os.Lstat(src)
-	if err != nil {
-		return err
-	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	if err := fsx.WriteFile(dst, data, fi.Mode().Perm()); err != nil {
+	if err := copyFile(src, dst); err != nil {
 		return err
 	}
 	return os.Remove(src)

@@ -1,15 +1,18 @@
 package worktree
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
 )
@@ -24,7 +27,12 @@ type RemoveOptions struct {
 	// worktree however they were started (claude -w, an agent's isolated
 	// worktree): see package claudeproc. nil: none are looked for.
 	Claudes func(path string) []int
-	Now     time.Time
+	// AccountDir is the dir of the account named name as a launch of it
+	// finds it ("" when there is none): where a runtime's transcripts are
+	// archived when the launcher made it for that account. nil: nothing is
+	// archived.
+	AccountDir func(name string) string
+	Now        time.Time
 }
 
 // Removal says what Remove did, one line each.
@@ -104,7 +112,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		// Its directory is gone, but git's record of it (and the runtime
 		// inside, with Claude's transcripts) is not: archive before pruning.
 		if admin := r.adminDir(e.Path); admin != "" {
-			notes, err := r.archive(admin, filepath.Base(admin), o.Now)
+			notes, err := r.archive(admin, filepath.Base(admin), o)
 			rm.Notes = append(rm.Notes, notes...)
 			if err != nil {
 				return nil, err
@@ -180,7 +188,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 			}
 			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back with: git checkout -b rescue %s", ref, ref))
 		}
-		notes, err := r.archive(gitDir, name, o.Now)
+		notes, err := r.archive(gitDir, name, o)
 		rm.Notes = append(rm.Notes, notes...)
 		if err != nil {
 			return nil, err
@@ -266,36 +274,48 @@ func keepRef(g Git, ref, oid string, now time.Time) (string, error) {
 	return ref, err
 }
 
-// archive moves Claude's transcripts (projects/) of every account's runtime
-// in the worktree to <account dir>/archive/<repo>/<name>/, so that
-// claude --resume history outlives the worktree.
-func (r *Repo) archive(gitDir, name string, now time.Time) ([]string, error) {
+// archive moves Claude's transcripts (projects/) of each runtime in the
+// worktree to the archive of the account it was made for,
+// <account dir>/archive/<repo>/<name>/, so that claude --resume history
+// outlives the worktree. Only a runtime the launcher made for that account
+// (configdir.Trusted, from the account's record) is archived, and only to
+// the account dir the launcher finds for the runtime's account name
+// (o.AccountDir), never to one a file in the runtime names: a runtime that
+// came with the repository goes with the worktree, and nothing of it reaches
+// an account. The move renames entries, so a link in projects/ stays a
+// link; none is followed.
+func (r *Repo) archive(gitDir, name string, o RemoveOptions) ([]string, error) {
 	var notes []string
-	runtimes, _ := filepath.Glob(filepath.Join(gitDir, "claude-runtime", "*", "workspace.json"))
-	for _, wsFile := range runtimes {
-		var ws struct {
-			Account    string `json:"account"`
-			AccountDir string `json:"accountDir"`
+	parent := filepath.Join(gitDir, configdir.DirName)
+	des, _ := os.ReadDir(parent)
+	for _, de := range des {
+		if !de.IsDir() {
+			continue // a link or a file is no runtime
 		}
-		data, err := os.ReadFile(wsFile)
-		if err != nil || json.Unmarshal(data, &ws) != nil || ws.AccountDir == "" {
-			continue
+		rt := filepath.Join(parent, de.Name())
+		src := filepath.Join(rt, "projects")
+		if fi, err := os.Lstat(src); err != nil || !fi.IsDir() {
+			continue // no transcripts (or a link in their place: never followed)
 		}
-		src := filepath.Join(filepath.Dir(wsFile), "projects")
-		if _, err := os.Stat(src); err != nil {
+		acct, accountDir := de.Name(), ""
+		if account.ValidateName(acct) == nil && o.AccountDir != nil {
+			accountDir = o.AccountDir(acct)
+		}
+		if !configdir.Trusted(accountDir, rt) {
+			notes = append(notes, fmt.Sprintf("left %s to go with the worktree, unarchived: claude-account did not make it for an account of yours", rt))
 			continue
 		}
 		// RestoreTranscripts brings them back to a worktree made again
 		// with this name.
-		base := filepath.Join(ArchiveDir(ws.AccountDir, r.Common, name), "projects")
+		base := filepath.Join(ArchiveDir(accountDir, r.Common, name), "projects")
 		if err := os.MkdirAll(filepath.Dir(base), 0o700); err != nil {
 			return notes, err
 		}
-		dst, err := moveAside(src, base, now)
+		dst, err := moveAside(src, base, o.Now)
 		if err != nil {
 			return notes, fmt.Errorf("archiving %s: %w; nothing was removed", src, err)
 		}
-		notes = append(notes, fmt.Sprintf("archived %s's transcripts to %s", ws.Account, dst))
+		notes = append(notes, fmt.Sprintf("archived %s's transcripts to %s", acct, dst))
 	}
 	return notes, nil
 }
@@ -335,26 +355,45 @@ func moveAside(src, base string, now time.Time) (string, error) {
 	return "", fmt.Errorf("%s and 999 names after it are taken; move some of them away", base)
 }
 
-// copyTree copies a directory across file systems (rename cannot).
+// copyTree copies a directory across file systems (rename cannot): dirs
+// and regular files; a link is dropped, never followed.
 func copyTree(src, dst string) error {
-	return filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
 		target := filepath.Join(dst, rel)
 		switch {
-		case fi.IsDir():
+		case d.IsDir():
 			return os.MkdirAll(target, 0o700)
-		case fi.Mode().IsRegular():
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			return fsx.WriteFile(target, data, fi.Mode().Perm())
+		case d.Type().IsRegular():
+			return copyFile(p, target)
 		}
 		return nil
 	})
+}
+
+// copyFile copies the regular file src to dst with its mode, refusing to
+// open src through a link (one swapped in after it was listed).
+func copyFile(src, dst string) error {
+	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", src)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	return fsx.WriteFile(dst, data, fi.Mode().Perm())
 }
 
 // Idle reports whether a worktree holds no work: no uncommitted change and no
