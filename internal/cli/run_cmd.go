@@ -46,7 +46,8 @@ binding names the account (see 'bind').
 
 A session (interactive, or -p) takes the workspace's lock and gets the launcher's
 hooks for 'ps' as flag settings (claude --settings). Claude's own commands (mcp,
-plugin, auth, doctor, --version, --help …) are not sessions: they run beside one.
+plugin, auth, doctor, --version, --help …, those its release has) are not
+sessions: they run beside one.
 Flags after Claude's arguments are Claude's: put --account before them.
 
 Examples:
@@ -110,7 +111,9 @@ func (c *RunCmd) Run(d *Deps) error {
 		return err
 	}
 	claude := bin.Path
-	inv := session.Classify(args)
+	// Which words are Claude's commands depends on its release ("auth" is a
+	// prompt on 2.0.77): findClaude has just identified it.
+	inv := session.Classify(args, bin)
 	if c.DryRun {
 		return c.dryRun(d, ws, claude, args, inv)
 	}

@@ -5,7 +5,11 @@
 // (Record, List), which 'claude-account ps' shows.
 package session
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/claudever"
+)
 
 // Invocation is what Claude's argument list asks Claude to do.
 type Invocation struct {
@@ -20,18 +24,60 @@ type Invocation struct {
 	Command string
 }
 
-// Commands are Claude Code's subcommands that are not sessions, from
-// `claude --help` of every supported release (2.0.77 … 2.1.330) and the
-// hidden ones its code registers. A word that is a command in one release
-// and a prompt in another ("auth" on 2.0.77) counts as the command: Claude
-// itself reads a bare first word as a command where it has one. remote-control
-// (rc) is left out on purpose: it starts an interactive session.
-var Commands = map[string]bool{
-	"mcp": true, "plugin": true, "plugins": true, "setup-token": true, "doctor": true,
-	"update": true, "upgrade": true, "install": true, "auth": true, "agents": true,
-	"auto-mode": true, "gateway": true, "project": true, "ultrareview": true,
-	"import": true, "import-conversations": true, "sandbox": true, "purge": true,
-	"attach": true, "logs": true, "rm": true, "stop": true, "kill": true, "respawn": true,
+// Commands are Claude Code's subcommands that are not sessions, each with
+// the first release that has it. Before that release Claude reads the word
+// as the prompt of a session: on 2.0.77, 'claude auth status' asks the model
+// "auth status" (measured: with no login it prints "Invalid API key · Please
+// run /login", an answer to a prompt, where 2.1.41 prints the login state as
+// JSON), so there it takes the instance lock and gets the launcher's hooks
+// like any prompt.
+//
+// Measured on 2026-11-23 on every release installed (2.0.77 2.1.15 2.1.16
+// 2.1.37 2.1.38 2.1.41 2.1.42 2.1.62 2.1.63 2.1.90 2.1.143 2.1.144 2.1.197
+// 2.1.330): `claude --help` lists the commands, and `claude WORD --help`
+// (scratch HOME and CLAUDE_CONFIG_DIR) tells a hidden one, which prints its
+// own usage, from a word that is none, which prints the general help. A
+// release here is the first of those at which the word was a command; the
+// comment gives the interval it arrived in where the releases in between
+// were not measured. No word stopped being a command in any later release
+// measured.
+//
+// Left out: remote-control (rc, from 2.1.62), which starts an interactive
+// session; and the hidden commands other programs call (2.1.330: edit-hook,
+// edit-*-settings, edit-permission-rules, edit-skill-overrides,
+// workspace-trust, worktree-hook, design-login, "used by the VS Code
+// extension" or Claude Desktop; daemon from 2.1.143, the supervisor of
+// background sessions), which therefore count as sessions here.
+var Commands = map[string]claudever.Version{
+	// In every release measured: the oldest supported has them.
+	"mcp": claudever.Oldest, "plugin": claudever.Oldest, "setup-token": claudever.Oldest,
+	"doctor": claudever.Oldest, "update": claudever.Oldest, "install": claudever.Oldest,
+	"upgrade": claudever.V(2, 1, 37), // after 2.1.16
+	"auth":    claudever.V(2, 1, 41), // after 2.1.38
+	"agents":  claudever.V(2, 1, 62), // after 2.1.42
+	// after 2.1.63
+	"plugins": claudever.V(2, 1, 90), "auto-mode": claudever.V(2, 1, 90),
+	// after 2.1.90; attach, logs, rm, stop, kill and respawn hidden until 2.1.330
+	"project": claudever.V(2, 1, 143), "ultrareview": claudever.V(2, 1, 143),
+	"attach": claudever.V(2, 1, 143), "logs": claudever.V(2, 1, 143), "rm": claudever.V(2, 1, 143),
+	"stop": claudever.V(2, 1, 143), "kill": claudever.V(2, 1, 143), "respawn": claudever.V(2, 1, 143),
+	// after 2.1.144; import-conversations is hidden
+	"gateway": claudever.V(2, 1, 197), "import-conversations": claudever.V(2, 1, 197),
+	// after 2.1.197; sandbox is hidden
+	"import": claudever.V(2, 1, 330), "sandbox": claudever.V(2, 1, 330), "purge": claudever.V(2, 1, 330),
+}
+
+// IsCommand reports whether word is a command of claude's release (Commands).
+// A release the launcher could not read counts every word of Commands as the
+// command, as Classify did before it told releases apart: an unknown release
+// is taken for a new one everywhere (claudever.Binary.Has), and on every
+// release from the newest measured on each of these words is a command (none
+// was dropped). The cost is the old risk where it applies: on an old release
+// the launcher cannot read, 'auth status' is a prompt that then runs without
+// the lock and hooks.
+func IsCommand(word string, claude claudever.Binary) bool {
+	since, ok := Commands[word]
+	return ok && claude.Has(since)
 }
 
 // arity is how many values an option of Claude's takes.
@@ -77,11 +123,11 @@ var options = map[string]arity{
 // word that ends a variadic option's values and is never an optional value.
 func looksLikeOption(arg string) bool { return len(arg) > 1 && arg[0] == '-' }
 
-// Classify reads args as Claude's own parser (commander) does: options and
-// their values first, then the first operand, which is a subcommand when it
-// names one and otherwise the prompt. --version and --help anywhere among
-// the options are commands too.
-func Classify(args []string) Invocation {
+// Classify reads args as claude's parser (commander) does: options and their
+// values first, then the first operand, which is a subcommand when that
+// release has one of that name (IsCommand) and otherwise the prompt.
+// --version and --help anywhere among the options are commands too.
+func Classify(args []string, claude claudever.Binary) Invocation {
 	inv := Invocation{Session: true}
 	operand := ""
 	for i := 0; i < len(args); i++ {
@@ -135,7 +181,7 @@ func Classify(args []string) Invocation {
 			}
 		}
 	}
-	if Commands[operand] {
+	if IsCommand(operand, claude) {
 		return Invocation{Command: operand}
 	}
 	return inv

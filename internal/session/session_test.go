@@ -236,7 +236,7 @@ func BenchmarkLaunchArgs(b *testing.B) {
 		ID: "max-0123456789abcdef", Token: "41822-1795471062470932412", StatusLine: true, WorktreeHooks: " --account max"}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if !Classify(args).Session {
+		if !Classify(args, spec.Claude).Session {
 			b.Fatal("not a session")
 		}
 		if _, err := WithSettings(args, spec.JSON(), "/"); err != nil {
