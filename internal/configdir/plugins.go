@@ -98,7 +98,7 @@ func (p *Plan) migratePlugins(in Input) {
 		}
 		p.Steps = append(p.Steps, Step{Op: Write, Path: path, Data: records[name], Mode: mode, Why: "Claude's plugin records, pointed at the new place"})
 	}
-	p.Notes = append(p.Notes, fmt.Sprintf("moved the plugins an earlier version installed in this worktree from %s to %s, where every worktree of the account finds them", from, to))
+	p.Notes = append(p.Notes, fmt.Sprintf("moved the plugins an older Claude Code (before 2.1.42) installed in this worktree from %s to %s, where every worktree of the account finds them", from, to))
 }
 
 // Rebase rewrites every JSON string that is the path from, or under it, to

@@ -223,17 +223,25 @@ func mkbare(ts *testscript.TestScript, neg bool, args []string) {
 	git(ts, "clone", "-q", "--bare", src, ts.MkAbs(args[0]))
 }
 
-// mkclaude DIR VERSION: an npm install of Claude Code VERSION in DIR, as
-// 'npm install --prefix DIR' lays it out (node_modules/.bin/claude linking to
-// the package's cli.js beside its package.json), whose cli.js runs the stub
-// claude. The launcher reads VERSION from package.json, as from a real one.
+// mkclaude DIR VERSION [PROGRAM]: an npm install of Claude Code VERSION in
+// DIR, as 'npm install --prefix DIR' lays it out (node_modules/.bin/claude
+// linking to the package's cli.js beside its package.json), whose cli.js runs
+// PROGRAM (the stub claude when not given; a real Claude behind another
+// release's number shows what the launcher does for that release). The
+// launcher reads VERSION from package.json, as from a real one.
 func mkclaude(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: mkclaude DIR VERSION")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: mkclaude DIR VERSION [PROGRAM]")
 	}
 	dir := ts.MkAbs(args[0])
-	stub, err := lookIn(ts.Getenv("PATH"), "claude")
-	ts.Check(err)
+	var stub string
+	if len(args) == 3 {
+		stub = args[2]
+	} else {
+		var err error
+		stub, err = lookIn(ts.Getenv("PATH"), "claude")
+		ts.Check(err)
+	}
 	pkg := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code")
 	ts.Check(os.MkdirAll(pkg, 0o755))
 	ts.Check(os.MkdirAll(filepath.Join(dir, "node_modules", ".bin"), 0o755))
