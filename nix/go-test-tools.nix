@@ -13,6 +13,7 @@
       "cp"
       "cut"
       "date"
+      "env"
       "head"
       "id"
       "ln"
@@ -61,6 +62,7 @@
     claude = "the stub Claude Code of internal/testenv (testscript.Main)";
     claude-account = "the test binary itself (testscript.Main)";
     claudemax = "the test binary under a launcher's name (testscript.Main)";
+    claude-work = "the test binary under a launcher's name with a dash (testscript.Main)";
     go = "buildGoModule";
   };
 
