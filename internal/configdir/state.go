@@ -487,10 +487,24 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	if err != nil {
 		return err
 	}
-	if cur == nil && len(next.APIKeyResponses) > 0 {
-		// A new config dir starts with the API-key answers given in any of
-		// the account's config dirs.
-		keys = append(keys, coalesce.Key{Name: "customApiKeyResponses", Raw: next.APIKeyResponses})
+	if len(next.APIKeyResponses) > 0 {
+		// Every config dir of the account has the API-key answers given in
+		// any of them, beside its own: a new one from the start, one that
+		// existed at its next launch.
+		var have json.RawMessage
+		err := fsx.Guard(state, func() error {
+			raw, ok, err := doc.Lookup("customApiKeyResponses")
+			if ok {
+				have = raw
+			}
+			return err
+		})
+		if err != nil {
+			return fileError(state, err, fix)
+		}
+		if union := shared.MergeKeyResponses(have, next.APIKeyResponses); len(have) == 0 || !coalesce.Equal(have, union) {
+			keys = append(keys, coalesce.Key{Name: "customApiKeyResponses", Raw: union})
+		}
 	}
 	if !shared.Same(onDisk, next) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "account's shared MCP servers, keys and trust"})
