@@ -186,7 +186,15 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 			if err != nil {
 				return nil, err
 			}
-			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back with: git checkout -b rescue %s", ref, ref))
+			// A command that runs from anywhere (the worktree is gone, and
+			// checking out in the user's current worktree would move it).
+			gitDir := r.Root
+			if r.Bare {
+				gitDir = r.Common
+			}
+			branch := "rescue/" + strings.TrimPrefix(ref, "refs/claude-account/wip/")
+			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back in a worktree of its own with: git -C %s worktree add -b %s %s %s",
+				ref, env.ShellQuote(gitDir), branch, env.ShellQuote(e.Path), ref))
 		}
 		notes, err := r.archive(gitDir, name, o)
 		rm.Notes = append(rm.Notes, notes...)
