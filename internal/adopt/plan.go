@@ -12,6 +12,7 @@ import (
 	"github.com/claude-account/claude-account/internal/claudekeys"
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/mcp"
 )
 
@@ -255,7 +256,7 @@ func (w *walker) walk(part *Part, rel string) error {
 		w.copied[rel] = true
 		part.Files++
 	default:
-		w.skip(rel, kindOf(fi.Mode())+"; only files, directories and links are copied")
+		w.skip(rel, fsx.Kind(fi.Mode())+"; only files, directories and links are copied")
 	}
 	return nil
 }
@@ -376,7 +377,7 @@ func (w *walker) login() error {
 	part := &Part{Name: "login", From: filepath.Join(w.src.Dir, rel)}
 	switch {
 	case !fi.Mode().IsRegular():
-		w.skip(rel, kindOf(fi.Mode())+"; a login is taken in only from a regular file (log in again after init)")
+		w.skip(rel, fsx.Kind(fi.Mode())+"; a login is taken in only from a regular file (log in again after init)")
 	case w.destState(rel) != "":
 		part.Kept++
 		w.skip(rel, "not taken in: the account has a login of its own, kept")
@@ -546,7 +547,7 @@ func (w *walker) memory() error {
 	fi, err := os.Lstat(filepath.Join(w.src.Root, rel))
 	if err != nil || !fi.IsDir() {
 		if err == nil {
-			w.skip(rel, kindOf(fi.Mode())+"; memory is taken in only from a directory")
+			w.skip(rel, fsx.Kind(fi.Mode())+"; memory is taken in only from a directory")
 		}
 		return nil
 	}

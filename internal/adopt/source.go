@@ -105,7 +105,7 @@ func readRegular(path string) ([]byte, fs.FileMode, error) {
 		return nil, 0, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s is not a regular file (%s); move it away or name another dir", path, kindOf(fi.Mode()))
+		return nil, 0, fmt.Errorf("%s is not a regular file (%s); move it away or name another dir", path, fsx.Kind(fi.Mode()))
 	}
 	data, err := io.ReadAll(f)
 	if err != nil {
@@ -114,19 +114,3 @@ func readRegular(path string) ([]byte, fs.FileMode, error) {
 	return data, fi.Mode().Perm(), nil
 }
 
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a directory"
-	default:
-		return "not a regular file"
-	}
-}

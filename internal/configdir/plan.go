@@ -302,26 +302,15 @@ func (p *Plan) sweepTemps(accountDir string, configDir bool) {
 	}
 }
 
-// describe says what kind of file path is, for messages: "a symlink to X",
-// "a directory", "a named pipe (FIFO)".
+// describe says what kind of file path is, for messages: "a symbolic link
+// to X", "a directory", "a FIFO".
 func describe(path string, fi fs.FileInfo) string {
-	m := fi.Mode()
-	switch {
-	case m&fs.ModeSymlink != 0:
+	if fi.Mode()&fs.ModeSymlink != 0 {
 		if t, err := os.Readlink(path); err == nil {
-			return "a symlink to " + t
+			return "a symbolic link to " + t
 		}
-		return "a symlink"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
 	}
-	return "a file"
+	return fsx.Kind(fi.Mode())
 }
 
 // link plans runtime/name -> accountDir/name when the account has that entry,

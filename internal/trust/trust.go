@@ -190,7 +190,7 @@ func ReadOverlay(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s); replace it with a plain file to use it", path, describe(fi.Mode()))
+		return nil, fmt.Errorf("%s is not a regular file (%s); replace it with a plain file to use it", path, fsx.Kind(fi.Mode()))
 	}
 	if fi.Size() > MaxOverlaySize {
 		return nil, fmt.Errorf("%s is %d bytes, over the %d-byte limit for an MCP overlay; shrink it", path, fi.Size(), MaxOverlaySize)
@@ -210,14 +210,3 @@ func ReadOverlay(path string) ([]byte, error) {
 	return data, nil
 }
 
-func describe(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symlink"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "a special file"
-}
