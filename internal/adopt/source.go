@@ -113,4 +113,3 @@ func readRegular(path string) ([]byte, fs.FileMode, error) {
 	}
 	return data, fi.Mode().Perm(), nil
 }
-

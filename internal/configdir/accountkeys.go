@@ -12,12 +12,14 @@ import (
 // starts from the account's values, and a change Claude makes in any config
 // dir reaches the others at their next launch, the later exit winning. Left
 // out: the keys account.toml's coalesce_keys manage (the account dir's value
-// is enforced for them) and customApiKeyResponses (the union of every config
-// dir's answers, shared.MergeKeyResponses). Every other key stays the config
-// dir's own, so per worktree.
+// is enforced for them). Every other key stays the config dir's own, so per
+// worktree. customApiKeyResponses is one of them like any other: a key turned
+// off in /config in one worktree is off in all (a union of every config dir's
+// answers kept it approved), and answers planted in a runtime while no Claude
+// ran reach nothing.
 func accountKeyNames(a *account.Account) []string {
 	managed := a.ManagedKeys()
 	return slices.DeleteFunc(slices.Clone(claudekeys.Account), func(k string) bool {
-		return k == "customApiKeyResponses" || slices.Contains(managed, k)
+		return slices.Contains(managed, k)
 	})
 }

@@ -300,12 +300,6 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 		if !p.IsRuntime {
 			rf.r.Stamp = Stamp(in.Layout) // the account dir's: harvested now
 		}
-		// An API key answered for in this session holds for the account.
-		if p.IsRuntime {
-			if r, ok, err := coalesce.Lookup(cur, "customApiKeyResponses"); err == nil && ok {
-				next.APIKeyResponses = shared.MergeKeyResponses(next.APIKeyResponses, r)
-			}
-		}
 		if p.IsRuntime && root != "" && !next.IsTrusted(root) {
 			// Claude keys trust by the main worktree's root (before 2.1.63
 			// by each worktree's own: trustPath); it holds for every

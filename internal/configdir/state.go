@@ -487,25 +487,6 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	if err != nil {
 		return err
 	}
-	if len(next.APIKeyResponses) > 0 {
-		// Every config dir of the account has the API-key answers given in
-		// any of them, beside its own: a new one from the start, one that
-		// existed at its next launch.
-		var have json.RawMessage
-		err := fsx.Guard(state, func() error {
-			raw, ok, err := doc.Lookup("customApiKeyResponses")
-			if ok {
-				have = raw
-			}
-			return err
-		})
-		if err != nil {
-			return fileError(state, err, fix)
-		}
-		if union := shared.MergeKeyResponses(have, next.APIKeyResponses); len(have) == 0 || !coalesce.Equal(have, union) {
-			keys = append(keys, coalesce.Key{Name: "customApiKeyResponses", Raw: union})
-		}
-	}
 	if !shared.Same(onDisk, next) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "account's shared MCP servers, keys and trust"})
 	}
@@ -579,9 +560,6 @@ func (p *Plan) harvestAccountDir(s *stateInput, declared mcp.Servers, ledger *sh
 			ledger = res.Ledger
 		}
 		ledger.HarvestKeys(names, have, rf.r.AccountKeys)
-		if r, ok, err := doc.Lookup("customApiKeyResponses"); err == nil && ok {
-			ledger.APIKeyResponses = shared.MergeKeyResponses(ledger.APIKeyResponses, r)
-		}
 		// What the account dir holds now is seen; the declared servers are
 		// put back there by the next launch outside git, not by this one.
 		seen := shared.SeenOf(inAcct)

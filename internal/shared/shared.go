@@ -45,10 +45,6 @@ type Ledger struct {
 	// Trusted are the repositories (their main worktree's root, as Claude
 	// keys them) whose "trust this folder" dialog was accepted.
 	Trusted []string `json:"trustedRepositories"`
-	// APIKeyResponses is Claude's customApiKeyResponses ({approved,
-	// rejected}: the last 20 characters of keys the user answered for), the
-	// union of every config dir's: part of the account's login.
-	APIKeyResponses json.RawMessage `json:"customApiKeyResponses,omitempty"`
 	// AccountKeys are the account's own top-level keys of .claude.json
 	// (identity, onboarding, preferences: configdir.AccountKeys) with their
 	// latest values: what Claude last wrote in any config dir of the account.
@@ -94,15 +90,23 @@ func Read(path string) (*Ledger, error) {
 		}
 		return true
 	})
-	if r := doc.Get("customApiKeyResponses"); r.IsObject() {
-		l.APIKeyResponses = json.RawMessage(r.Raw)
-	}
 	if keys := doc.Get("accountKeys"); keys.IsObject() {
 		l.AccountKeys = map[string]json.RawMessage{}
 		keys.ForEach(func(k, v gjson.Result) bool {
 			l.AccountKeys[k.String()] = json.RawMessage(v.Raw)
 			return true
 		})
+	}
+	// A ledger from before the API-key answers were an account key kept
+	// them beside the others: they are the account's value until Claude
+	// writes a newer one.
+	if r := doc.Get("customApiKeyResponses"); r.IsObject() {
+		if _, ok := l.AccountKeys["customApiKeyResponses"]; !ok {
+			if l.AccountKeys == nil {
+				l.AccountKeys = map[string]json.RawMessage{}
+			}
+			l.AccountKeys["customApiKeyResponses"] = json.RawMessage(r.Raw)
+		}
 	}
 	return l, nil
 }
@@ -175,7 +179,7 @@ func Reconcile(in Input) Result {
 		l = &Ledger{}
 	}
 	next := &Ledger{Declared: in.Declared.Names(), Added: make(map[string]json.RawMessage, len(l.Added)), Trusted: slices.Clone(l.Trusted),
-		APIKeyResponses: l.APIKeyResponses, AccountKeys: maps.Clone(l.AccountKeys)}
+		AccountKeys: maps.Clone(l.AccountKeys)}
 	for k, v := range l.Added {
 		next.Added[k] = v
 	}
@@ -272,10 +276,6 @@ func Same(a, b *Ledger) bool {
 	if !slices.Equal(a.Declared, b.Declared) || !slices.Equal(a.Trusted, b.Trusted) || len(a.Added) != len(b.Added) {
 		return false
 	}
-	if (len(a.APIKeyResponses) == 0) != (len(b.APIKeyResponses) == 0) ||
-		len(a.APIKeyResponses) > 0 && !coalesce.Equal(a.APIKeyResponses, b.APIKeyResponses) {
-		return false
-	}
 	for name, v := range a.Added {
 		if w, ok := b.Added[name]; !ok || !coalesce.Equal(v, w) {
 			return false
@@ -350,33 +350,4 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// MergeKeyResponses is the union of two customApiKeyResponses values
-// ({"approved": [...], "rejected": [...]}): an answer given in any config dir
-// holds in all of them. Either may be empty; a value of another shape is
-// taken as it is from b, else a.
-func MergeKeyResponses(a, b json.RawMessage) json.RawMessage {
-	if len(a) == 0 {
-		return b
-	}
-	if len(b) == 0 {
-		return a
-	}
-	var x, y map[string][]string
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return b
-	}
-	for k, vs := range y {
-		for _, v := range vs {
-			if !slices.Contains(x[k], v) {
-				x[k] = append(x[k], v)
-			}
-		}
-	}
-	out, err := json.Marshal(x)
-	if err != nil {
-		return b
-	}
-	return out
 }

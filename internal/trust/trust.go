@@ -209,4 +209,3 @@ func ReadOverlay(path string) ([]byte, error) {
 	}
 	return data, nil
 }
-
