@@ -113,7 +113,7 @@ func (c *HookRemoveCmd) Run(d *Deps) error {
 	if in.WorktreePath == "" {
 		return errors.New("hook: the hook's JSON has no worktree_path; nothing to remove")
 	}
-	r, _, _, err := repoFor(d, c.AccountFlags)
+	r, a, _, err := repoFor(d, c.AccountFlags)
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func (c *HookRemoveCmd) Run(d *Deps) error {
 	}
 	// The Claude that runs this hook is left out of claudesIn (it asked);
 	// any other Claude working there stops the removal.
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: true, Running: runningIn(d), Claudes: claudesIn(), Now: d.Now()})
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: true, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}

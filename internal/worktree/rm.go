@@ -141,6 +141,15 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		base = m.Base
 	}
 	wipRef := "refs/claude-account/wip/" + name
+	if !o.Force {
+		// Before anything is saved or removed: what is archived goes to the
+		// account the runtime is named for, found where a launch finds it.
+		// One kept in a dir of its own (init --dir, --account-dir) this
+		// removal was not told about would go with the worktree unarchived.
+		if rt, acct := unfoundAccount(gitDir, o); rt != "" {
+			return nil, &RemoveError{fmt.Sprintf("%s holds transcripts of account %s, whose dir this removal cannot find; name it (--account %s --account-dir DIR) to archive them there, or --force removes them with the worktree", rt, acct, acct)}
+		}
+	}
 	if !e.Prunable {
 		// Before anything is saved: --force cannot save a nested
 		// repository's work, so it must not say it did.
@@ -292,6 +301,29 @@ func keepRef(g Git, ref, oid string, now time.Time) (string, error) {
 // came with the repository goes with the worktree, and nothing of it reaches
 // an account. The move renames entries, so a link in projects/ stays a
 // link; none is followed.
+// unfoundAccount is the first runtime under gitDir holding transcripts whose
+// account's dir o.AccountDir cannot find, and that account's name.
+func unfoundAccount(gitDir string, o RemoveOptions) (runtime, acct string) {
+	if gitDir == "" {
+		return "", ""
+	}
+	parent := filepath.Join(gitDir, configdir.DirName)
+	des, _ := os.ReadDir(parent)
+	for _, de := range des {
+		if !de.IsDir() || account.ValidateName(de.Name()) != nil {
+			continue
+		}
+		rt := filepath.Join(parent, de.Name())
+		if fi, err := os.Lstat(filepath.Join(rt, "projects")); err != nil || !fi.IsDir() {
+			continue
+		}
+		if o.AccountDir == nil || o.AccountDir(de.Name()) == "" {
+			return rt, de.Name()
+		}
+	}
+	return "", ""
+}
+
 func (r *Repo) archive(gitDir, name string, o RemoveOptions) ([]string, error) {
 	var notes []string
 	parent := filepath.Join(gitDir, configdir.DirName)
