@@ -182,6 +182,13 @@ func Parse(data []byte, path string) (Config, error) {
 			return c, fmt.Errorf("%s: %v", path, err)
 		}
 	}
+	// A relative path would be found from wherever Claude is started: in a
+	// repository, a file of the repository's. Only ~/ is expanded (the
+	// launcher's own home, never another user's).
+	if cl := c.Claude; strings.Contains(cl, "/") && !filepath.IsAbs(cl) && !strings.HasPrefix(cl, "~/") ||
+		strings.HasPrefix(cl, "~") && !strings.HasPrefix(cl, "~/") {
+		return c, fmt.Errorf("%s: claude = %q is not an absolute path; write the full path (only ~/ is expanded), or a bare name to find on PATH", path, cl)
+	}
 	switch c.SettingsMode {
 	case "":
 		c.SettingsMode = SettingsCoalesce
