@@ -83,7 +83,11 @@ func (p *Plan) migratePlugins(in Input) {
 		return
 	}
 	if changed := treeChangedSince(from, p.quiet); changed != "" {
-		p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree; its plugins are left where they are, not moved to %s", changed, to))
+		// Set aside, not left: left, the next launch would find it older
+		// than the session between and move it to the account.
+		aside := from + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+		p.Steps = append(p.Steps, Step{Op: Move, Path: from, Target: aside, Why: "changed while no Claude ran here"})
+		p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree (it came with the repository?); kept the plugins there as %s, not moved to %s", changed, aside, to))
 		return
 	}
 	if exists(to) {

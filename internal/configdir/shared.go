@@ -15,7 +15,6 @@ import (
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/mcp"
-	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/shared"
 )
 
@@ -191,6 +190,14 @@ func (p *Plan) migrateMemory(in Input) {
 		if err != nil {
 			continue
 		}
+		if changed := treeChangedSince(from, p.quiet); changed != "" {
+			// Set aside, not left: left, the next launch would find it
+			// older than the session between and move it to the account.
+			aside := from + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+			p.Steps = append(p.Steps, Step{Op: Move, Path: from, Target: aside, Why: "changed while no Claude ran here"})
+			p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree (it came with the repository?); kept that memory as %s, not moved to %s", changed, aside, to))
+			continue
+		}
 		moved := 0
 		for _, de := range des {
 			if !de.Type().IsRegular() {
@@ -199,10 +206,6 @@ func (p *Plan) migrateMemory(in Input) {
 			}
 			src := filepath.Join(from, de.Name())
 			dst := filepath.Join(to, de.Name())
-			if runtimes.ChangedSince(src, p.quiet) {
-				p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree; left where it is, not moved to %s", src, to))
-				continue
-			}
 			if same, _ := sameContent(src, dst); same {
 				p.Steps = append(p.Steps, Step{Op: Unlink, Path: src, Why: "the account's memory has it"})
 				continue
