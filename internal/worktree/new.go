@@ -301,7 +301,15 @@ func (r *Repo) setup(path string, wt Git, symlinkDirs []string) ([]string, error
 			if errors.As(err, &ge) {
 				why = ge.msg
 			}
-			notes = append(notes, fmt.Sprintf("submodules not initialised: %s; run 'git -C %s submodule update --init --recursive' once they can be reached", why, env.ShellQuote(path)))
+			why = strings.TrimPrefix(why, "fatal: ")
+			if strings.Contains(why, "transport 'file' not allowed") {
+				// The command that works: a user who read .gitmodules
+				// allows it for this one command, as git's advice says.
+				notes = append(notes, fmt.Sprintf("submodules not initialised: .gitmodules names a local repository, which git clones only when you allow it (protocol.file.allow); read %s, then run 'git -C %s -c protocol.file.allow=always submodule update --init --recursive'",
+					env.ShellQuote(filepath.Join(path, ".gitmodules")), env.ShellQuote(path)))
+			} else {
+				notes = append(notes, fmt.Sprintf("submodules not initialised: %s; run 'git -C %s submodule update --init --recursive' once they can be reached", why, env.ShellQuote(path)))
+			}
 		} else {
 			notes = append(notes, "initialised submodules")
 		}
