@@ -156,7 +156,7 @@ func Load(name, dir string) (*Account, error) {
 			return nil, err
 		}
 		if a.Config.Name != "" && a.Config.Name != name {
-			return nil, fmt.Errorf("%s: name is %q but the account is %q; fix the name, or use --account %s --account-dir %s", path, a.Config.Name, name, a.Config.Name, dir)
+			return nil, fmt.Errorf("%s: name is %q but the account is %q; fix the name, or use --account %s --account-dir %s", path, a.Config.Name, name, a.Config.Name, env.ShellQuote(dir))
 		}
 		a.Config.Name = name
 	}

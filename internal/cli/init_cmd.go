@@ -39,7 +39,8 @@ or a dir you ran Claude with as CLAUDE_CONFIG_DIR (.claude.json inside). It copi
 output-styles/, hooks/ and plugins/ (Claude's plugin records are pointed at the new place),
 every repository's auto-memory (projects/*/memory/), the user-scope MCP servers, and the
 account's own keys of .claude.json: onboarding, preferences, notices already seen, API-key
-answers. Sessions, history and caches stay behind. Files keep their modes.
+answers. Sessions, history and caches stay behind. Files keep their modes, less
+group and other write (a hook script writable by others would run as you).
 
 The source is only read. A link in it is copied as a link when it points inside it at
 something taken in too; any other link is left out, named, and never followed. A
