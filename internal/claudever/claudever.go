@@ -257,6 +257,10 @@ func askVersion(real string, env []string) (Version, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, real, "--version")
 	cmd.Env = env
+	// Never in the repository: a version manager's shim (asdf, mise) picks
+	// the release from files up the directory tree, so the answer, cached
+	// for every repository, would be the first repository's to give.
+	cmd.Dir = "/"
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
