@@ -319,7 +319,15 @@ func (l *Ledger) HarvestKeys(names []string, current, seen map[string]json.RawMe
 		}
 		s, wasSeen := seen[k]
 		switch {
-		case inCur && (!wasSeen || !coalesce.Equal(c, s)):
+		case inCur && !wasSeen:
+			// A key this config dir's record never saw (one the launcher
+			// came to share after the record was made, as the API-key
+			// answers did) fills a gap only: otherwise every worktree's
+			// first launch would make its own old value the account's.
+			if _, known := l.AccountKeys[k]; !known {
+				l.AccountKeys[k] = c
+			}
+		case inCur && !coalesce.Equal(c, s):
 			l.AccountKeys[k] = c
 		case !inCur && wasSeen:
 			delete(l.AccountKeys, k)

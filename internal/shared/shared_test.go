@@ -201,6 +201,9 @@ func TestHarvestKeys(t *testing.T) {
 		{"never seen only fills gaps", map[string]json.RawMessage{"theme": raw(`"dark"`)},
 			map[string]json.RawMessage{"theme": raw(`"light"`), "hasCompletedOnboarding": raw(`true`)}, nil,
 			map[string]json.RawMessage{"theme": raw(`"dark"`), "hasCompletedOnboarding": raw(`true`)}},
+		{"a key this dir's record never saw only fills a gap", map[string]json.RawMessage{"theme": raw(`"dark"`)},
+			map[string]json.RawMessage{"theme": raw(`"light"`), "hasCompletedOnboarding": raw(`true`)}, map[string]json.RawMessage{},
+			map[string]json.RawMessage{"theme": raw(`"dark"`), "hasCompletedOnboarding": raw(`true`)}},
 		{"keys not named stay out", nil, map[string]json.RawMessage{"projects": raw(`{}`)}, map[string]json.RawMessage{},
 			map[string]json.RawMessage{}},
 	}
