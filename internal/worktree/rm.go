@@ -147,7 +147,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		// One kept in a dir of its own (init --dir, --account-dir) this
 		// removal was not told about would go with the worktree unarchived.
 		if rt, acct := unfoundAccount(gitDir, o); rt != "" {
-			return nil, &RemoveError{fmt.Sprintf("%s holds transcripts of account %s, whose dir this removal cannot find; name it (--account %s --account-dir DIR) to archive them there, or --force removes them with the worktree", rt, acct, acct)}
+			return nil, &RemoveError{fmt.Sprintf("%s holds transcripts of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree", rt, acct, acct)}
 		}
 	}
 	if !e.Prunable {
