@@ -16,10 +16,16 @@ import (
 
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/shell"
 )
 
 // FileName is the launcher's settings file inside an account dir.
 const FileName = "account.toml"
+
+// Content is what an account dir holds for Claude to read and every runtime
+// links to whole (per-file links inside commands/ have gone undiscovered by
+// Claude before; directories work), and what init --from takes in whole.
+var Content = []string{"commands", "agents", "skills", "rules", "output-styles", "hooks", "CLAUDE.md"}
 
 // Settings modes: coalesce keeps a writable settings.json in each config dir
 // and enforces the declared keys at every launch; link keeps the seed's
@@ -156,7 +162,7 @@ func Load(name, dir string) (*Account, error) {
 			return nil, err
 		}
 		if a.Config.Name != "" && a.Config.Name != name {
-			return nil, fmt.Errorf("%s: name is %q but the account is %q; fix the name, or use --account %s --account-dir %s", path, a.Config.Name, name, a.Config.Name, env.ShellQuote(dir))
+			return nil, fmt.Errorf("%s: name is %q but the account is %q; fix the name, or use --account %s --account-dir %s", path, a.Config.Name, name, a.Config.Name, shell.Quote(dir))
 		}
 		a.Config.Name = name
 	}

@@ -47,7 +47,7 @@ func Create(name string, p *Plan) error {
 		}
 		return err
 	}
-	return syncDir(parent)
+	return fsx.SyncDir(parent)
 }
 
 // Add applies a plan to the existing account it was made for: it only makes
@@ -132,14 +132,4 @@ func write(path string, data []byte, mode fs.FileMode, secret bool) error {
 		return err
 	}
 	return os.Chmod(path, mode)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	_ = d.Sync() // best effort: some file systems refuse fsync on a dir
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/claudekeys"
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/configdir"
@@ -72,10 +73,6 @@ type Options struct {
 	Declared mcp.Servers // with Into: the servers the account declares, which win by name
 }
 
-// content is what the launcher links from every runtime to the account dir,
-// taken in whole.
-var content = []string{"CLAUDE.md", "commands", "agents", "skills", "rules", "output-styles", "hooks"}
-
 // Make reads the source and plans the copy. Every JSON file it rewrites is
 // parsed here: an error names the file, line and column, and nothing has
 // been written.
@@ -93,7 +90,7 @@ func Make(src *Source, o Options) (*Plan, error) {
 	if err := w.settings(); err != nil {
 		return nil, err
 	}
-	for _, name := range content {
+	for _, name := range account.Content {
 		part := &Part{Name: name, From: filepath.Join(src.Dir, name)}
 		if err := w.walk(part, name); err != nil {
 			return nil, err

@@ -20,6 +20,7 @@ import (
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
+	"github.com/claude-account/claude-account/internal/shell"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -300,7 +301,7 @@ func sessionArgs(d *Deps, ws *workspace, id, token string, args []string) []stri
 			// set: name the account dir when it is not the default one.
 			spec.WorktreeHooks = " --account " + a.Name
 			if filepath.Base(a.Dir) != ".claude-"+a.Name {
-				spec.WorktreeHooks += " --account-dir " + session.ShellQuote(a.Dir)
+				spec.WorktreeHooks += " --account-dir " + shell.Quote(a.Dir)
 			}
 		} else {
 			d.notef("[worktree] use_hooks needs Claude Code %s or later (this is %s); claude --worktree makes its own worktrees", session.WorktreeHooksSince, ws.claude.Version)
@@ -329,7 +330,7 @@ func accountAmongClaudeArgs(args []string) string {
 			continue
 		}
 		return fmt.Sprintf("no account given: %s after Claude's arguments goes to Claude; put it before them: claude-account run --account %s -- %s",
-			strings.SplitN(a, "=", 2)[0], shellWord(name), shellWords(rest))
+			strings.SplitN(a, "=", 2)[0], shell.Quote(name), shell.Join(rest))
 	}
 	return ""
 }
@@ -376,7 +377,7 @@ func (c *RunCmd) dryRun(d *Deps, ws *workspace, claude string, args []string, in
 	} else {
 		fmt.Fprintf(d.Stdout, "note: 'claude %s' is a command, not a session: it runs beside a session in this workspace, without the instance lock\n", inv.Command)
 	}
-	fmt.Fprintln(d.Stdout, "exec "+envWords(d.Env, launchEnv(d, ws))+" "+shellWords(append([]string{claude}, args...)))
+	fmt.Fprintln(d.Stdout, "exec "+envWords(d.Env, launchEnv(d, ws))+" "+shell.Join(append([]string{claude}, args...)))
 	return nil
 }
 
@@ -388,37 +389,18 @@ func envWords(from, to env.Env) string {
 	var set, unset []string
 	for k, v := range to {
 		if w, ok := from[k]; (!ok || w != v) && k != "CLAUDE_CONFIG_DIR" {
-			set = append(set, k+"="+shellWord(v))
+			set = append(set, k+"="+shell.Quote(v))
 		}
 	}
 	for k := range from {
 		if _, ok := to[k]; !ok {
-			unset = append(unset, "-u "+shellWord(k))
+			unset = append(unset, "-u "+shell.Quote(k))
 		}
 	}
 	slices.Sort(set)
 	slices.Sort(unset)
-	words := append(append([]string{"env"}, unset...), "CLAUDE_CONFIG_DIR="+shellWord(to["CLAUDE_CONFIG_DIR"]))
+	words := append(append([]string{"env"}, unset...), "CLAUDE_CONFIG_DIR="+shell.Quote(to["CLAUDE_CONFIG_DIR"]))
 	return strings.Join(append(words, set...), " ")
-}
-
-// shellWord quotes s for sh when it needs it.
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r))
-	}) < 0 {
-		return s
-	}
-	return session.ShellQuote(s)
-}
-
-// shellWords quotes each word for sh, joined by spaces.
-func shellWords(words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = shellWord(w)
-	}
-	return strings.Join(q, " ")
 }
 
 // claudeCandidates lists where the Claude binary may come from, in order.

@@ -37,7 +37,10 @@ func inspect(name, path string) LinkState {
 		st.Kind = "error: " + err.Error()
 		return st
 	case fi.Mode()&fs.ModeSymlink == 0:
-		st.Kind = kindOf(fi)
+		st.Kind = "file" // status --json's words: link, file, directory, missing
+		if fi.IsDir() {
+			st.Kind = "directory"
+		}
 		st.Resolves = true
 		return st
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/jsonx"
+	"github.com/claude-account/claude-account/internal/ledger"
 	"github.com/claude-account/claude-account/internal/runtimes"
-	"github.com/claude-account/claude-account/internal/shared"
 	"github.com/claude-account/claude-account/internal/trust"
 )
 
@@ -95,11 +95,10 @@ func (p *Plan) Close() {
 	p.releases = nil
 }
 
-// Linked are the account entries a runtime links to, whole: per-file links
-// inside commands/ have gone undiscovered by Claude before, directories work.
+// Linked are the account entries a runtime links to, whole (account.Content).
 // settings.json is linked too (planSettingsLink); the login, the plugins and
 // the memory are the account's through environment variables (see Env).
-var Linked = []string{"commands", "agents", "skills", "rules", "output-styles", "hooks", "CLAUDE.md"}
+var Linked = account.Content
 
 // WorkspaceFile binds a runtime dir to the workspace it was made for.
 const WorkspaceFile = "workspace.json"
@@ -263,7 +262,7 @@ func MakePlan(in Input) (*Plan, error) {
 
 // written are the files a launch writes in a config dir and in the account
 // dir, atomically: through a temporary file "."+name+digits beside them.
-var written = []string{".claude.json", "settings.json", WorkspaceFile, ManagedFile, shared.FileName, runtimes.FileName, Credentials}
+var written = []string{".claude.json", "settings.json", WorkspaceFile, ManagedFile, ledger.FileName, runtimes.FileName, Credentials}
 
 // Temps lists the temporary files that a launch killed in the middle of a
 // write left behind in dir (".claude.json<digits>" and the like): full
@@ -342,7 +341,7 @@ func (p *Plan) link(dir, accountDir, name string, fresh bool) {
 			p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "the account has no " + name})
 		}
 	case want:
-		p.Notes = append(p.Notes, fmt.Sprintf("%s is a %s, not a link to %s; left as it is (run 'claude-account doctor --account %s' in this worktree)", path, kindOf(fi), target, filepath.Base(p.ConfigDir)))
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is %s, not a link to %s; left as it is (run 'claude-account doctor --account %s' in this worktree)", path, fsx.Kind(fi.Mode()), target, filepath.Base(p.ConfigDir)))
 	}
 }
 
@@ -433,13 +432,6 @@ func (p *Plan) planLogin(in Input, fresh bool) {
 // untouched reports whether path did not change since the launcher last left
 // the runtime alone, so that it may be taken into the account.
 func (p *Plan) untouched(path string) bool { return !runtimes.ChangedSince(path, p.quiet) }
-
-func kindOf(fi fs.FileInfo) string {
-	if fi.IsDir() {
-		return "directory"
-	}
-	return "file"
-}
 
 // ReadWorkspace reads a runtime's binding; (nil, nil) when there is none.
 func ReadWorkspace(path string) (*Workspace, error) {

@@ -14,8 +14,8 @@ import (
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/ledger"
 	"github.com/claude-account/claude-account/internal/mcp"
-	"github.com/claude-account/claude-account/internal/shared"
 )
 
 // Shared is one thing a config dir shares with its account, how, and where it
@@ -106,15 +106,15 @@ func SharedEnv(a *account.Account, l Layout, e env.Env, c claudever.Binary) []Sh
 // it resolves: the environment and links (SharedVia), the settings link, and
 // the ledger of MCP servers and trust.
 func SharedState(a *account.Account, l Layout, e env.Env, c claudever.Binary) []Shared {
-	ledger := []Shared{{Name: "mcpServers", Via: "ledger", Path: shared.Path(a.Dir)},
-		{Name: "trust", Via: "ledger", Path: shared.Path(a.Dir)}}
+	viaLedger := []Shared{{Name: "mcpServers", Via: "ledger", Path: ledger.Path(a.Dir)},
+		{Name: "trust", Via: "ledger", Path: ledger.Path(a.Dir)}}
 	if !l.IsRuntime {
 		dir := []Shared{{Name: "login", Via: "configDir", Path: a.Dir}, {Name: "memory", Via: "configDir", Path: a.Dir},
 			{Name: "plugins", Via: "configDir", Path: filepath.Join(a.Dir, "plugins")}}
 		if v := e.Get("CLAUDE_SECURESTORAGE_CONFIG_DIR"); v != "" && c.Has(claudever.SecureStorageDir) {
 			dir[0] = Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: v, FromUser: true}
 		}
-		return append(append(dir, Shared{Name: "settings", Via: "configDir", Path: filepath.Join(a.Dir, "settings.json")}), ledger...)
+		return append(append(dir, Shared{Name: "settings", Via: "configDir", Path: filepath.Join(a.Dir, "settings.json")}), viaLedger...)
 	}
 	var out []Shared
 	for _, s := range SharedVia(a, l, c) {
@@ -125,7 +125,7 @@ func SharedState(a *account.Account, l Layout, e env.Env, c claudever.Binary) []
 		}
 		out = append(out, s)
 	}
-	return append(append(out, Shared{Name: "settings", Via: "link", Path: filepath.Join(a.Dir, "settings.json")}), ledger...)
+	return append(append(out, Shared{Name: "settings", Via: "link", Path: filepath.Join(a.Dir, "settings.json")}), viaLedger...)
 }
 
 // Earlier lists what a runtime still keeps for itself that the account
@@ -141,7 +141,7 @@ func Earlier(dir, accountDir string, c claudever.Binary) (found []string, plugin
 		target, _ := os.Readlink(creds)
 		wanted := fi.Mode()&os.ModeSymlink != 0 && !c.Has(claudever.SecureStorageDir) && target == filepath.Join(accountDir, Credentials)
 		if !wanted {
-			found = append(found, fmt.Sprintf("%s (a %s; the account's login is shared now)", creds, kindName(fi)))
+			found = append(found, fmt.Sprintf("%s (%s; the account's login is shared now)", creds, fsx.Kind(fi.Mode())))
 		}
 	}
 	if fi, err := os.Lstat(filepath.Join(dir, "settings.json")); err == nil && fi.Mode().IsRegular() {
@@ -165,16 +165,6 @@ func Earlier(dir, accountDir string, c claudever.Binary) (found []string, plugin
 		plugins, why = from, cannot
 	}
 	return found, plugins, why
-}
-
-func kindName(fi os.FileInfo) string {
-	switch {
-	case fi.Mode()&os.ModeSymlink != 0:
-		return "link"
-	case fi.IsDir():
-		return "directory"
-	}
-	return "file"
 }
 
 // migrateMemory moves the auto-memory a runtime made by an earlier version
@@ -247,8 +237,8 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 	if Stamp(in.Layout) == since {
 		return p, nil // Claude did not write its state: nothing to take in
 	}
-	ledgerPath := shared.Path(in.Account.Dir)
-	ledger, err := shared.Read(ledgerPath)
+	ledgerPath := ledger.Path(in.Account.Dir)
+	book, err := ledger.Read(ledgerPath)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +257,7 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 		return p, nil // not launched by this version: the next launch harvests it
 	}
 	root := RepositoryRoot(in.Context)
-	var next *shared.Ledger
+	var next *ledger.Ledger
 	err = fsx.Guard(state, func() error {
 		raw, _, err := coalesce.Lookup(cur, "mcpServers")
 		if err != nil {
@@ -277,12 +267,12 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 		if err != nil {
 			return err
 		}
-		res := shared.Reconcile(shared.Input{Ledger: ledger, Rebuilt: ledger == nil, Declared: declared, Overlay: p.overlay(in),
+		res := ledger.Reconcile(ledger.Input{Ledger: book, Rebuilt: book == nil, Declared: declared, Overlay: p.overlay(in),
 			Current: current, Seen: rf.r.Servers, File: state})
 		next = res.Ledger
 		// Claude's own servers are now in the ledger; what it did to the
 		// declared ones is still to be undone, and told, at the next launch.
-		seen := shared.SeenOf(current)
+		seen := ledger.SeenOf(current)
 		for _, d := range declared {
 			if before, ok := rf.r.Servers[d.Name]; ok {
 				seen[d.Name] = before
@@ -320,7 +310,7 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 		return p, nil
 	}
 	p.Notes = nil // the overlay's notes were given at launch
-	if !shared.Same(ledger, next) {
+	if !ledger.Same(book, next) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "what Claude shared in this session"})
 	}
 	if rf.changed() {

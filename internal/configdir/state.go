@@ -16,11 +16,11 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/coalesce"
-	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/ledger"
 	"github.com/claude-account/claude-account/internal/mcp"
-	"github.com/claude-account/claude-account/internal/shared"
+	"github.com/claude-account/claude-account/internal/shell"
 	"github.com/claude-account/claude-account/internal/trust"
 	"github.com/tidwall/gjson"
 )
@@ -39,7 +39,7 @@ type record struct {
 	SettingsKeys []string `json:"settingsKeys,omitempty"`
 	// Servers is null in a record made by an earlier version, or by a
 	// launch that did not read this config dir's servers.
-	Servers shared.Seen `json:"mcpServers"`
+	Servers ledger.Seen `json:"mcpServers"`
 	// TrustSeeded: the repository's trust was put into this config dir's
 	// .claude.json, so it need not be looked for again.
 	TrustSeeded bool `json:"trustSeeded,omitempty"`
@@ -77,7 +77,7 @@ func loadRecord(path string, fresh bool) *recordFile {
 		rf.read.SettingsKeys = append(rf.read.SettingsKeys, k.String())
 	}
 	if servers := doc.Get("mcpServers"); servers.IsObject() {
-		rf.read.Servers = shared.Seen{}
+		rf.read.Servers = ledger.Seen{}
 		servers.ForEach(func(k, v gjson.Result) bool {
 			rf.read.Servers[k.String()] = json.RawMessage(v.Raw)
 			return true
@@ -299,7 +299,7 @@ func (p *Plan) planSettingsLink(s *stateInput, accountSettings string) (migrated
 		}
 		return nil, nil
 	case !fi.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is a %s, not a file or link; remove it (the launcher links the account's settings there)", path, kindOf(fi))
+		return nil, fmt.Errorf("%s is %s, not a file or link; remove it (the launcher links the account's settings there)", path, fsx.Kind(fi.Mode()))
 	}
 	data, err := readOptional(path)
 	if err != nil {
@@ -373,12 +373,12 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	if err != nil {
 		return err
 	}
-	ledgerPath := shared.Path(a.Dir)
-	ledger, err := shared.Read(ledgerPath)
+	ledgerPath := ledger.Path(a.Dir)
+	book, err := ledger.Read(ledgerPath)
 	if err != nil {
 		return err
 	}
-	onDisk := ledger // nil: the account's first ledger is written now
+	onDisk := book // nil: the account's first ledger is written now
 	var cur []byte
 	if !s.fresh {
 		// Claude's state can be 100 MB: mapped, not read, and never decoded.
@@ -392,7 +392,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	extra := a.ManagedKeys()[1:]
 	var acct []byte
 	if !inAccount {
-		if acct, ledger, err = p.harvestAccountDir(s, declared, ledger, len(extra) > 0); err != nil {
+		if acct, book, err = p.harvestAccountDir(s, declared, book, len(extra) > 0); err != nil {
 			return err
 		}
 	}
@@ -402,7 +402,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	names := accountKeyNames(a)
 
 	var keys []coalesce.Key
-	var next *shared.Ledger
+	var next *ledger.Ledger
 	var doc *coalesce.Doc // cur, scanned once: a large file is scanned once
 	// Everything read from mapped memory is read inside Guard: a file cut
 	// short under the mapping is an error, not a crash.
@@ -426,15 +426,15 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		untrusted := !p.untouched(state) || !p.untouched(rf.path)
 		switch {
 		case cur == nil:
-			seen = shared.Seen{}
+			seen = ledger.Seen{}
 		case untrusted:
-			seen = shared.SeenOf(current)
+			seen = ledger.SeenOf(current)
 		}
-		res := shared.Reconcile(shared.Input{Ledger: ledger, Rebuilt: onDisk == nil, Declared: declared, Overlay: p.overlay(in),
+		res := ledger.Reconcile(ledger.Input{Ledger: book, Rebuilt: onDisk == nil, Declared: declared, Overlay: p.overlay(in),
 			Current: current, Seen: seen, File: state})
 		p.Notes = append(p.Notes, res.Notes...)
 		next = res.Ledger
-		rf.r.Servers = shared.SeenOf(res.Servers)
+		rf.r.Servers = ledger.SeenOf(res.Servers)
 		keys = append(keys, coalesce.Key{Name: "mcpServers", Raw: res.Servers.JSON()})
 
 		have, err := lookupKeys(doc.Lookup, names)
@@ -487,7 +487,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	if err != nil {
 		return err
 	}
-	if !shared.Same(onDisk, next) {
+	if !ledger.Same(onDisk, next) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "account's shared MCP servers, keys and trust"})
 	}
 
@@ -519,13 +519,13 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 // record says whether it changed. A file that does not parse stops the launch
 // with nothing written. It returns the account dir's state when it was read
 // (the managed keys need it: need), and the ledger to plan with.
-func (p *Plan) harvestAccountDir(s *stateInput, declared mcp.Servers, ledger *shared.Ledger, need bool) ([]byte, *shared.Ledger, error) {
+func (p *Plan) harvestAccountDir(s *stateInput, declared mcp.Servers, book *ledger.Ledger, need bool) ([]byte, *ledger.Ledger, error) {
 	a := s.in.Account
 	path := filepath.Join(a.Dir, ".claude.json")
 	rf := s.record(filepath.Join(a.Dir, ManagedFile))
 	stamp := stampOf(path)
-	if ledger != nil && !need && rf.r.Stamp == stamp {
-		return nil, ledger, nil
+	if book != nil && !need && rf.r.Stamp == stamp {
+		return nil, book, nil
 	}
 	acct, release, err := mapOptional(path)
 	p.releases = append(p.releases, release)
@@ -551,18 +551,18 @@ func (p *Plan) harvestAccountDir(s *stateInput, declared mcp.Servers, ledger *sh
 		if err != nil {
 			return fileError(path, err, fix)
 		}
-		if ledger == nil {
+		if book == nil {
 			// The account's first ledger: the servers its own .claude.json
 			// holds beyond the declared ones are Claude's.
-			ledger = shared.Bootstrap(declared, inAcct)
+			book = ledger.Bootstrap(declared, inAcct)
 		} else {
-			res := shared.Reconcile(shared.Input{Ledger: ledger, Declared: declared, Current: inAcct, Seen: rf.r.Servers, File: path})
-			ledger = res.Ledger
+			res := ledger.Reconcile(ledger.Input{Ledger: book, Declared: declared, Current: inAcct, Seen: rf.r.Servers, File: path})
+			book = res.Ledger
 		}
-		ledger.HarvestKeys(names, have, rf.r.AccountKeys)
+		book.HarvestKeys(names, have, rf.r.AccountKeys)
 		// What the account dir holds now is seen; the declared servers are
 		// put back there by the next launch outside git, not by this one.
-		seen := shared.SeenOf(inAcct)
+		seen := ledger.SeenOf(inAcct)
 		for _, d := range declared {
 			if before, ok := rf.r.Servers[d.Name]; ok {
 				seen[d.Name] = before
@@ -576,7 +576,7 @@ func (p *Plan) harvestAccountDir(s *stateInput, declared mcp.Servers, ledger *sh
 	if err != nil {
 		return nil, nil, err
 	}
-	return acct, ledger, nil
+	return acct, book, nil
 }
 
 // lookupKeys reads the top-level keys names of a document.
@@ -634,7 +634,7 @@ func trustPath(in Input) string {
 // one config dir. It returns the "projects" key to splice, or nil. Only the
 // one entry changes; "projects" (often most of a large file) is scanned and
 // copied once per runtime, never decoded.
-func (p *Plan) trustKey(in Input, cur []byte, l *shared.Ledger, rf *recordFile) (*coalesce.Key, error) {
+func (p *Plan) trustKey(in Input, cur []byte, l *ledger.Ledger, rf *recordFile) (*coalesce.Key, error) {
 	if !p.IsRuntime || rf.r.TrustSeeded || !l.IsTrusted(RepositoryRoot(in.Context)) {
 		return nil, nil
 	}
@@ -692,10 +692,10 @@ func (p *Plan) overlay(in Input) mcp.Servers {
 	}
 	switch st {
 	case trust.Untrusted:
-		p.Notes = append(p.Notes, fmt.Sprintf("%s is not trusted, so its servers are not loaded; review it, then run 'claude-account trust %s'", overlayPath, env.ShellQuote(overlayPath)))
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is not trusted, so its servers are not loaded; review it, then run 'claude-account trust %s'", overlayPath, shell.Quote(overlayPath)))
 		return nil
 	case trust.Changed:
-		p.Notes = append(p.Notes, fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run 'claude-account trust %s'", overlayPath, env.ShellQuote(overlayPath)))
+		p.Notes = append(p.Notes, fmt.Sprintf("%s changed since you trusted it, so its servers are not loaded; review it, then run 'claude-account trust %s'", overlayPath, shell.Quote(overlayPath)))
 		return nil
 	}
 	servers, err := mcp.Parse(overlay, overlayPath)

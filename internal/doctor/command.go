@@ -3,8 +3,8 @@ package doctor
 import (
 	"strings"
 
-	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/shell"
 )
 
 // Command is the doctor command (with args, e.g. "--fix") for the config
@@ -20,9 +20,9 @@ func Command(in Input, args ...string) string {
 		dir = in.Context.Toplevel
 	}
 	words := append([]string{"claude-account", "doctor"}, args...)
-	words = append(words, "--account", in.Account.Name, env.ShellQuote(dir))
+	words = append(words, "--account", in.Account.Name, shell.Quote(dir))
 	return strings.Join(words, " ")
 }
 
 // trustCommand approves the overlay at path, from anywhere.
-func trustCommand(path string) string { return "claude-account trust " + env.ShellQuote(path) }
+func trustCommand(path string) string { return "claude-account trust " + shell.Quote(path) }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/claude-account/claude-account/internal/shell"
 )
 
 // Env is an environment: variable name to value.
@@ -108,26 +110,14 @@ func (e Env) TildePath(p string) string {
 
 // ShellPath is p as a command a message suggests should name it, ready to
 // copy into a shell: TildePath's ~/ left bare (so the shell expands it), the
-// rest a ShellQuote.
+// rest a shell.Quote.
 func (e Env) ShellPath(p string) string {
 	p = e.TildePath(p)
 	if p == "~" {
 		return p
 	}
 	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		return "~/" + ShellQuote(rest)
+		return "~/" + shell.Quote(rest)
 	}
-	return ShellQuote(p)
-}
-
-// ShellQuote is s as one shell word: unchanged when it holds nothing a shell
-// would split or expand, else single-quoted.
-func ShellQuote(s string) string {
-	safe := s != "" && !strings.ContainsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r))
-	})
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return shell.Quote(p)
 }

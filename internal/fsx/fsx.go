@@ -24,13 +24,14 @@ func WriteFile(path string, data []byte, mode fs.FileMode) error {
 	if err := renameio.WriteFile(path, data, mode, renameio.WithTempDir(filepath.Dir(path))); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return SyncDir(filepath.Dir(path))
 }
 
-// syncDir makes a rename in dir durable: renameio syncs the file, not the
+// SyncDir makes a rename in dir durable: renameio syncs the file, not the
 // directory entry that now names it, so a crash right after could bring the
-// old version back.
-func syncDir(dir string) error {
+// old version back. A file system that cannot sync a directory (EINVAL) is
+// not an error.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
@@ -95,7 +96,7 @@ func (s *Staged) Commit() error {
 	if err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(s.f.Name()))
+	return SyncDir(filepath.Dir(s.f.Name()))
 }
 
 // Discard removes the staged file; the target is untouched.
@@ -162,5 +163,5 @@ func ReplaceWithSymlink(target, path string) error {
 	if err := renameio.Symlink(target, path); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return SyncDir(filepath.Dir(path))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/jsonx"
+	"github.com/claude-account/claude-account/internal/shell"
 )
 
 // Events are the hook events the launcher registers for a session's state,
@@ -67,7 +68,7 @@ type Spec struct {
 // JSON is the flag settings value, built without reflection: it is the one
 // thing the launch path pays for sessions before Claude starts.
 func (s Spec) JSON() []byte {
-	exe := ShellQuote(s.Exe)
+	exe := shell.Quote(s.Exe)
 	// One entry, encoded once, for every event.
 	state := hookEntry(exe + " hook state --id " + s.ID + " --token " + s.Token)
 	var hooks []jsonx.Field
@@ -98,9 +99,6 @@ func hookEntry(command string) []byte {
 		jsonx.Field{Name: "command", Value: jsonx.String(command)})
 	return append(append([]byte(`[{"hooks":[`), h...), "]}]"...)
 }
-
-// ShellQuote quotes s for sh, for commands Claude runs through a shell.
-func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // WithSettings returns Claude's arguments with ours (Spec.JSON) added. Claude
 // takes one --settings: 2.0.77 … 2.1.90 read the first of several, 2.1.330

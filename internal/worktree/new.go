@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/shell"
 )
 
 // Options are the settings of a new worktree.
@@ -306,9 +306,9 @@ func (r *Repo) setup(path string, wt Git, symlinkDirs []string) ([]string, error
 				// The command that works: a user who read .gitmodules
 				// allows it for this one command, as git's advice says.
 				notes = append(notes, fmt.Sprintf("submodules not initialised: .gitmodules names a local repository, which git clones only when you allow it (protocol.file.allow); read %s, then run 'git -C %s -c protocol.file.allow=always submodule update --init --recursive'",
-					env.ShellQuote(filepath.Join(path, ".gitmodules")), env.ShellQuote(path)))
+					shell.Quote(filepath.Join(path, ".gitmodules")), shell.Quote(path)))
 			} else {
-				notes = append(notes, fmt.Sprintf("submodules not initialised: %s; run 'git -C %s submodule update --init --recursive' once they can be reached", why, env.ShellQuote(path)))
+				notes = append(notes, fmt.Sprintf("submodules not initialised: %s; run 'git -C %s submodule update --init --recursive' once they can be reached", why, shell.Quote(path)))
 			}
 		} else {
 			notes = append(notes, "initialised submodules")

@@ -13,8 +13,8 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/configdir"
-	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/shell"
 )
 
 // RemoveOptions are the settings of Remove.
@@ -122,7 +122,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 	if o.Running != nil {
 		if accts := o.Running(e.Path); len(accts) > 0 {
 			// The close names the worktree: rm runs from anywhere in the repository.
-			return nil, &RemoveError{fmt.Sprintf("claude (%s) runs in %s; stop it first ('claude-account close --account %s %s')", accts[0], e.Path, accts[0], env.ShellQuote(e.Path))}
+			return nil, &RemoveError{fmt.Sprintf("claude (%s) runs in %s; stop it first ('claude-account close --account %s %s')", accts[0], e.Path, accts[0], shell.Quote(e.Path))}
 		}
 	}
 	if o.Claudes != nil && !e.Prunable {
@@ -203,7 +203,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 			}
 			branch := "rescue/" + strings.TrimPrefix(ref, "refs/claude-account/wip/")
 			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back in a worktree of its own with: git -C %s worktree add -b %s %s %s",
-				ref, env.ShellQuote(gitDir), branch, env.ShellQuote(e.Path), ref))
+				ref, shell.Quote(gitDir), branch, shell.Quote(e.Path), ref))
 		}
 		notes, err := r.archive(gitDir, name, o)
 		rm.Notes = append(rm.Notes, notes...)

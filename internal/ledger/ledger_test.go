@@ -1,4 +1,4 @@
-package shared
+package ledger
 
 import (
 	"encoding/json"

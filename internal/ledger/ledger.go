@@ -1,4 +1,4 @@
-// Package shared keeps what an account shares between all of its config dirs
+// Package ledger keeps what an account shares between all of its config dirs
 // (the account dir and every worktree's runtime), beyond what links and
 // environment variables share: the MCP servers Claude added ('claude mcp add
 // -s user'), the names of the servers the account declared, and the
@@ -11,7 +11,7 @@
 // servers and trust into every config dir it launches. Ownership is per
 // server name, as settings.json's is per key: the account owns the servers it
 // declares; Claude owns the rest.
-package shared
+package ledger
 
 import (
 	"encoding/json"
