@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
 )
 
@@ -88,9 +89,9 @@ func (c *CloseCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	match := func(k string) bool { return k == ws.lockKey() }
+	match := func(k string) bool { return k == ws.LockKey() }
 	if c.All {
-		match = lock.AccountKeys(ws.account.Name)
+		match = lock.AccountKeys(ws.Account.Name)
 	}
 	all, err := lock.List(lock.Dir(d.Env), match)
 	if err != nil {
@@ -99,7 +100,7 @@ func (c *CloseCmd) Run(d *Deps) error {
 	// Keys of "max" also match an account "max-work": the holder says whose it is.
 	var held []lock.Held
 	for _, h := range all {
-		if h.Account == ws.account.Name || h.Account == "" {
+		if h.Account == ws.Account.Name || h.Account == "" {
 			held = append(held, h)
 		}
 	}
@@ -107,12 +108,12 @@ func (c *CloseCmd) Run(d *Deps) error {
 		where := "anywhere"
 		switch {
 		case c.All:
-		case ws.inWorkTree():
-			where = "in " + ws.where(d)
+		case ws.InWorkTree():
+			where = "in " + ws.Where()
 		default:
 			where = "outside git"
 		}
-		fmt.Fprintf(d.Stdout, "not running: claude (%s) has no instance %s; nothing to stop\n", ws.account.Name, where)
+		fmt.Fprintf(d.Stdout, "not running: claude (%s) has no instance %s; nothing to stop\n", ws.Account.Name, where)
 		return nil
 	}
 	var failed []string
@@ -125,11 +126,11 @@ func (c *CloseCmd) Run(d *Deps) error {
 			// kill(0) would signal our own process group.
 			// Its lock says nothing yet: the workspace is the one whose key
 			// matched, unless --all matched every one.
-			again := closeCommand(d.Env, ws.account.Name, ws.toplevel())
+			again := closeCommand(d.Env, ws.Account.Name, ws.Toplevel())
 			if c.All {
-				again = "claude-account close --account " + ws.account.Name + " --all"
+				again = "claude-account close --account " + ws.Account.Name + " --all"
 			}
-			failed = append(failed, fmt.Sprintf("claude (%s) %s has just started and not yet written its PID to %s; run '%s' again in a moment", ws.account.Name, where, h.Path, again))
+			failed = append(failed, fmt.Sprintf("claude (%s) %s has just started and not yet written its PID to %s; run '%s' again in a moment", ws.Account.Name, where, h.Path, again))
 			continue
 		}
 		if err := syscall.Kill(h.PID, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
@@ -168,16 +169,16 @@ func closeCommand(e env.Env, account, workspace string) string {
 
 // withStop names in an *lock.AlreadyRunningError the close that stops the
 // holder of ws's lock; other errors pass unchanged.
-func withStop(d *Deps, ws *workspace, err error) error {
+func withStop(d *Deps, ws *launch.Workspace, err error) error {
 	var running *lock.AlreadyRunningError
 	if errors.As(err, &running) {
 		// The holder's own work tree: another one can share this runtime
 		// (GIT_WORK_TREE), and the holder's names the lock as well.
-		where := ws.toplevel()
+		where := ws.Toplevel()
 		if running.Holder.Workspace != "" {
 			where = running.Holder.Workspace
 		}
-		running.Stop = closeCommand(d.Env, ws.account.Name, where)
+		running.Stop = closeCommand(d.Env, ws.Account.Name, where)
 	}
 	return err
 }

@@ -72,17 +72,17 @@ func (c *DoctorCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	bin, claudeErr := ws.findClaude(d)
+	bin, claudeErr := ws.FindClaude()
 	if claudeErr != nil {
 		bin = claudever.Binary{Problem: claudeErr.Error()}
 	}
-	in := doctor.Input{Account: ws.account, Context: ws.context, Layout: ws.layout,
-		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Now: d.Now(), Claude: bin, Env: d.Env, Unclean: ws.unclean}
+	in := doctor.Input{Account: ws.Account, Context: ws.Context, Layout: ws.Layout,
+		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Now: d.Now(), Claude: bin, Env: d.Env, Unclean: ws.Unclean}
 	found := doctor.Check(in)
 	remaining := found
 	if c.Fix && len(found) > 0 {
 		// Repairs rewrite what a running Claude uses: take its lock first.
-		held, err := ws.acquire(d)
+		held, err := ws.Acquire()
 		var running *lock.AlreadyRunningError
 		if errors.As(err, &running) {
 			return fmt.Errorf("%v; stop it before 'doctor --fix' repairs what it uses", withStop(d, ws, err))
@@ -92,14 +92,17 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		}
 		// An unusable lock dir is itself a finding that --fix repairs.
 		found = doctor.Fix(found)
-		if release, err := lock.Account(lock.Dir(d.Env), ws.account.Name); err == nil {
-			ws.leave(d) // the repairs were the launcher's: nothing runs here now
+		if release, err := lock.Account(lock.Dir(d.Env), ws.Account.Name); err == nil {
+			// The repairs were the launcher's: nothing runs here now.
+			if err := ws.Leave(); err != nil {
+				d.notef("%v", err)
+			}
 			release()
 		}
 		remaining = doctor.Check(in)
 	}
 	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...), Claude: bin,
-		Shared: configdir.SharedState(ws.account, ws.layout, d.Env, bin), LoggedIn: doctor.HasLogin(in)}
+		Shared: configdir.SharedState(ws.Account, ws.Layout, d.Env, bin), LoggedIn: doctor.HasLogin(in)}
 	if c.JSON {
 		enc := json.NewEncoder(d.Stdout)
 		enc.SetIndent("", "  ")
@@ -117,9 +120,9 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		case len(found) > 0:
 		case !rep.LoggedIn:
 			fmt.Fprintf(d.Stdout, "ok: claude (%s) can start in %s (config dir %s); it asks you to log in once: no login in %s yet, and every worktree shares the one you give\n",
-				ws.account.Name, ws.where(d), d.Env.TildePath(ws.layout.ConfigDir), d.Env.TildePath(ws.account.Dir))
+				ws.Account.Name, ws.Where(), d.Env.TildePath(ws.Layout.ConfigDir), d.Env.TildePath(ws.Account.Dir))
 		default:
-			fmt.Fprintf(d.Stdout, "ok: claude (%s) is ready in %s (config dir %s)\n", ws.account.Name, ws.where(d), d.Env.TildePath(ws.layout.ConfigDir))
+			fmt.Fprintf(d.Stdout, "ok: claude (%s) is ready in %s (config dir %s)\n", ws.Account.Name, ws.Where(), d.Env.TildePath(ws.Layout.ConfigDir))
 		}
 		if claudeErr == nil {
 			fmt.Fprintf(d.Stdout, "claude: %s, Claude Code %s\n", d.Env.TildePath(bin.Path), bin.Describe())

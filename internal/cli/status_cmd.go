@@ -49,22 +49,22 @@ func (c *StatusCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	bin, err := ws.findClaude(d)
+	bin, err := ws.FindClaude()
 	if err != nil {
 		bin = claudever.Binary{Problem: err.Error()}
 	}
 	names := configdir.Linked
-	if ws.layout.IsRuntime {
+	if ws.Layout.IsRuntime {
 		names = append(names[:len(names):len(names)], "settings.json")
 	}
 	st := Status{
-		Account: ws.account.Name, AccountDir: ws.account.Dir, Context: string(ws.context.Kind),
-		Dir: ws.context.Dir, Toplevel: ws.context.Toplevel, GitDir: ws.context.GitDir, CommonDir: ws.context.CommonDir,
-		Fingerprint: ws.context.Fingerprint, ConfigDir: ws.layout.ConfigDir, Runtime: ws.layout.IsRuntime,
-		ReadOnly: ws.layout.ReadOnly, Links: configdir.Inspect(ws.layout.ConfigDir, names), Notes: ws.context.Notes,
-		Shared: configdir.SharedState(ws.account, ws.layout, d.Env, bin), Claude: bin,
+		Account: ws.Account.Name, AccountDir: ws.Account.Dir, Context: string(ws.Context.Kind),
+		Dir: ws.Context.Dir, Toplevel: ws.Context.Toplevel, GitDir: ws.Context.GitDir, CommonDir: ws.Context.CommonDir,
+		Fingerprint: ws.Context.Fingerprint, ConfigDir: ws.Layout.ConfigDir, Runtime: ws.Layout.IsRuntime,
+		ReadOnly: ws.Layout.ReadOnly, Links: configdir.Inspect(ws.Layout.ConfigDir, names), Notes: ws.Context.Notes,
+		Shared: configdir.SharedState(ws.Account, ws.Layout, d.Env, bin), Claude: bin,
 	}
-	held, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == ws.lockKey() })
+	held, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == ws.LockKey() })
 	if err != nil {
 		return err
 	}

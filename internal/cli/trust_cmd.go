@@ -9,6 +9,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/mcp"
 	"github.com/claude-account/claude-account/internal/trust"
 )
@@ -44,7 +45,7 @@ func (c *UntrustCmd) Help() string {
 }
 
 func trustStore(d *Deps) trust.Store {
-	return trust.Store{Dir: filepath.Join(d.Env.DataHome(), "claude-account", "trust")}
+	return launch.TrustStore(d.Env)
 }
 
 // overlayPath resolves FILE, or the workspace's overlay, to the absolute path

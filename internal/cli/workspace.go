@@ -3,42 +3,14 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
-	"github.com/claude-account/claude-account/internal/claudever"
-	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
-	"github.com/claude-account/claude-account/internal/lock"
-	"github.com/claude-account/claude-account/internal/runtimes"
 )
-
-// workspace is what every account command starts from: detect, then plan.
-type workspace struct {
-	account *account.Account
-	context gitctx.Context
-	layout  configdir.Layout
-	claude  claudever.Binary // set by findClaude
-	// unclean: the last Claude in this runtime ended without its launcher
-	// (lock.Unclean); read before this process takes the lock.
-	unclean bool
-}
-
-// findClaude finds the Claude Code binary this workspace runs (account.toml,
-// $CLAUDE_ACCOUNT_CLAUDE, PATH) and which release it is.
-func (w *workspace) findClaude(d *Deps) (claudever.Binary, error) {
-	path, err := launch.FindClaude(claudeCandidates(d, w.account), d.Env)
-	if err != nil {
-		return claudever.Binary{}, err
-	}
-	w.claude = claudever.Identify(path, filepath.Join(d.Env.CacheHome(), "claude-account", "claude-versions.json"), d.Env.List())
-	return w.claude, nil
-}
 
 // accountName names the account a command is for: --account, else
 // $CLAUDE_ACCOUNT, else the program name (claudemax), else the binding of the
@@ -131,9 +103,9 @@ func explainNotFound(d *Deps, err error, from *binding.Binding) error {
 	return e
 }
 
-// load resolves the account (accountName) and detects the git context of the
-// working directory.
-func (f AccountFlags) load(d *Deps) (*workspace, error) {
+// load resolves the account (accountName) and opens its workspace in the
+// working directory (launch.Open).
+func (f AccountFlags) load(d *Deps) (*launch.Workspace, error) {
 	name, from, ok, err := f.account(d)
 	if err != nil {
 		return nil, err
@@ -165,110 +137,5 @@ func (f AccountFlags) load(d *Deps) (*workspace, error) {
 	if err != nil {
 		return nil, explainNotFound(d, err, from)
 	}
-	ctx, err := gitctx.Detect(d.Dir, d.Env.Get)
-	if err != nil {
-		return nil, err
-	}
-	w := &workspace{account: a, context: ctx, layout: configdir.Locate(a, ctx, d.Env)}
-	if w.layout.IsRuntime {
-		w.unclean = lock.Unclean(lock.Dir(d.Env), w.lockKey(), w.slots())
-	}
-	return w, nil
-}
-
-// leave records that the launcher left the runtime alone now, unless another
-// Claude of the account still runs in it (runtimes.MarkQuiet). The caller
-// holds the account's lock.
-func (w *workspace) leave(d *Deps) {
-	if !w.layout.IsRuntime {
-		return
-	}
-	others, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == w.lockKey() })
-	if err != nil {
-		return
-	}
-	for _, h := range others {
-		if h.PID != os.Getpid() {
-			return
-		}
-	}
-	if err := runtimes.MarkQuiet(runtimes.Path(w.account.Dir), w.layout.ConfigDir, time.Now()); err != nil {
-		d.notef("%v", err)
-	}
-}
-
-// inWorkTree reports whether the context has a work tree of its own, so that
-// it gets a runtime, a lock and a task list per workspace.
-func (w *workspace) inWorkTree() bool {
-	return w.context.Kind != gitctx.NotGit && w.context.Kind != gitctx.Bare
-}
-
-// toplevel is the work tree the workspace is, "" outside one (not in git,
-// or in a bare repository): what close suggestions name.
-func (w *workspace) toplevel() string {
-	if !w.inWorkTree() {
-		return ""
-	}
-	return w.context.Toplevel
-}
-
-// lockKey is the instance lock's key (lock.Key): one per config dir. Two
-// work trees can share one git dir (GIT_WORK_TREE, a .git file naming
-// another repository's git dir), and so one runtime: they take one lock.
-func (w *workspace) lockKey() string {
-	if !w.inWorkTree() {
-		return lock.Key(w.account.Name, "")
-	}
-	return lock.Key(w.account.Name, gitctx.Fingerprint(w.layout.ConfigDir))
-}
-
-// holder is what this process writes into the instance lock it takes.
-func (w *workspace) holder(d *Deps) lock.Holder {
-	return lock.Holder{PID: os.Getpid(), Account: w.account.Name, Workspace: w.context.Toplevel,
-		ConfigDir: w.layout.ConfigDir, Started: d.Now().UTC()}
-}
-
-// acquire takes the workspace's instance lock. Refused, it names where the
-// holder runs, which can be another work tree sharing this git dir.
-func (w *workspace) acquire(d *Deps) (*lock.Lock, error) {
-	held, err := lock.Acquire(lock.Dir(d.Env), w.lockKey(), w.slots(), w.holder(d), w.where(d))
-	var running *lock.AlreadyRunningError
-	if errors.As(err, &running) && running.Holder.Workspace != "" {
-		running.Where = d.Env.TildePath(running.Holder.Workspace)
-	}
-	return held, err
-}
-
-// notInUse fails when a Claude other than ours (held) runs with this
-// workspace's config dir.
-func (w *workspace) notInUse(d *Deps, held *lock.Lock) error {
-	others, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == w.lockKey() })
-	if err != nil {
-		return err
-	}
-	for _, h := range others {
-		if h.Path != held.Path {
-			return fmt.Errorf("%s is in use by claude (%s) in %s as PID %d; it is not rebound to %s while that runs",
-				w.layout.ConfigDir, h.Account, d.Env.TildePath(h.Workspace), h.PID, d.Env.TildePath(w.context.Toplevel))
-		}
-	}
-	return nil
-}
-
-// slots is how many instances may run at once in the workspace (lock.Slots).
-func (w *workspace) slots() int { return lock.Slots(w.account.SingleInstance()) }
-
-// where names the workspace in messages.
-func (w *workspace) where(d *Deps) string {
-	if !w.inWorkTree() {
-		return "a directory outside any git work tree"
-	}
-	return d.Env.TildePath(w.context.Toplevel)
-}
-
-// input is what the runtime plan of this workspace is made from: one place,
-// so run, doctor and status plan alike.
-func (w *workspace) input(d *Deps) configdir.Input {
-	return configdir.Input{Account: w.account, Context: w.context, Layout: w.layout,
-		Trust: trustStore(d), Now: d.Now(), Claude: w.claude, Unclean: w.unclean}
+	return launch.Open(a, d.Dir, d.Env, d.Now)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -53,7 +52,7 @@ func repoFor(d *Deps, f AccountFlags) (*worktree.Repo, *account.Account, gitctx.
 		if err != nil {
 			return nil, nil, gitctx.Context{}, err
 		}
-		a = ws.account
+		a = ws.Account
 	}
 	ctx, err := gitctx.Detect(d.Dir, d.Env.Get)
 	if err != nil {
@@ -93,25 +92,6 @@ func accountDirs(d *Deps, a *account.Account) func(string) string {
 	}
 }
 
-// runningIn names the accounts whose Claude holds a lock on a worktree.
-func runningIn(d *Deps) func(string) []string {
-	held, _ := lock.List(lock.Dir(d.Env), func(string) bool { return true })
-	return func(toplevel string) []string {
-		canon, err := filepath.EvalSymlinks(toplevel)
-		if err != nil {
-			return nil
-		}
-		var out []string
-		for _, h := range held {
-			// Every holder names its work tree (canonical, as detected).
-			if h.Workspace == canon {
-				out = append(out, h.Account)
-			}
-		}
-		return out
-	}
-}
-
 // claudesIn gives the PIDs of live Claude processes working in a worktree,
 // however they were started; /proc is read once, on first use.
 func claudesIn() func(string) []int {
@@ -120,20 +100,6 @@ func claudesIn() func(string) []int {
 	return func(path string) []int {
 		once.Do(func() { snap, _ = claudeproc.Scan("/proc") })
 		return snap.In(path)
-	}
-}
-
-// restoreArchived gives a worktree made again with the name of a removed one
-// the transcripts archived then, so that claude --resume finds them; run by
-// a launch once the runtime is built, before Claude starts. A failure
-// leaves them in the archive and stops nothing.
-func restoreArchived(d *Deps, ws *workspace) {
-	notes, err := worktree.RestoreTranscripts(ws.context, ws.account.Name, ws.account.Dir, ws.layout.ConfigDir)
-	for _, n := range notes {
-		d.notef("%s", n)
-	}
-	if err != nil {
-		d.notef("%v", err)
 	}
 }
 
@@ -190,7 +156,7 @@ func (c *WorktreeListCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	infos, err := r.List(runningIn(d))
+	infos, err := r.List(lock.RunningIn(lock.Dir(d.Env)))
 	if err != nil {
 		return err
 	}
@@ -267,7 +233,7 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: lock.RunningIn(lock.Dir(d.Env)), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -296,7 +262,7 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: lock.RunningIn(lock.Dir(d.Env)), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}

@@ -227,6 +227,26 @@ type Held struct {
 	Path string `json:"lockFile"`
 }
 
+// RunningIn answers, for a work tree, which accounts' launchers hold a lock
+// in dir on it now (every holder names its work tree, canonical as
+// detected). The locks are listed once, when RunningIn is called.
+func RunningIn(dir string) func(toplevel string) []string {
+	held, _ := List(dir, func(string) bool { return true })
+	return func(toplevel string) []string {
+		canon, err := filepath.EvalSymlinks(toplevel)
+		if err != nil {
+			return nil
+		}
+		var out []string
+		for _, h := range held {
+			if h.Workspace == canon {
+				out = append(out, h.Account)
+			}
+		}
+		return out
+	}
+}
+
 // List returns the held locks in dir whose key match accepts, probing each
 // with a shared non-blocking flock that is released at once.
 func List(dir string, match func(key string) bool) ([]Held, error) {

@@ -1,0 +1,71 @@
+package launch
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/claudever"
+	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/shell"
+	"github.com/claude-account/claude-account/internal/worktree"
+)
+
+// ClaudeEnv is Claude's environment: ours plus the config dir, the account
+// and — in a workspace, unless the user chose one — a task list of its own.
+func (w *Workspace) ClaudeEnv() env.Env {
+	e := w.env.With("CLAUDE_CONFIG_DIR", w.Layout.ConfigDir, "CLAUDE_ACCOUNT", w.Account.Name)
+	// The login, the memory and the plugins are the account's, in every
+	// worktree: see configdir.SharedVia.
+	for _, s := range configdir.SharedEnv(w.Account, w.Layout, w.env, w.Claude) {
+		e[s.Variable] = s.Path
+	}
+	// A wrapper's account dir must not leak into a launcher started from
+	// inside Claude for another account (claudepro within claudemax).
+	delete(e, "CLAUDE_ACCOUNT_DIR")
+	if w.InWorkTree() && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" && w.Claude.Has(claudever.TaskListID) {
+		e["CLAUDE_CODE_TASK_LIST_ID"] = "ws-" + w.Context.Fingerprint
+		if m := worktree.ReadMeta(w.Context.GitDir); m != nil && w.Context.Kind == gitctx.Linked {
+			e["CLAUDE_CODE_TASK_LIST_ID"] = worktree.Flatten(m.Slug)
+		}
+	}
+	return e
+}
+
+// envWords is what the launcher changes in Claude's environment, as words
+// for env(1), which sh runs after exec as it would not run assignments:
+// env -u for each variable it removes, then CLAUDE_CONFIG_DIR, then the
+// others sorted.
+func envWords(from, to env.Env) string {
+	var set, unset []string
+	for k, v := range to {
+		if w, ok := from[k]; (!ok || w != v) && k != "CLAUDE_CONFIG_DIR" {
+			set = append(set, k+"="+shell.Quote(v))
+		}
+	}
+	for k := range from {
+		if _, ok := to[k]; !ok {
+			unset = append(unset, "-u "+shell.Quote(k))
+		}
+	}
+	slices.Sort(set)
+	slices.Sort(unset)
+	words := append(append([]string{"env"}, unset...), "CLAUDE_CONFIG_DIR="+shell.Quote(to["CLAUDE_CONFIG_DIR"]))
+	return strings.Join(append(words, set...), " ")
+}
+
+// Executable is this program's path, for the hooks a session runs: the
+// binary itself, not a claude<name> link to it, which would start Claude.
+func Executable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		return real
+	}
+	return exe
+}

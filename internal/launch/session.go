@@ -1,0 +1,136 @@
+package launch
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/session"
+	"github.com/claude-account/claude-account/internal/shell"
+	"github.com/claude-account/claude-account/internal/worktree"
+)
+
+// Session runs one Claude session (interactive, or -p) in the workspace:
+// the instance lock, the config dir brought in line with the account, Claude
+// with the launcher's hooks, then the after-exit pass. FindClaude has run.
+func (w *Workspace) Session(args []string, io IO) (Status, error) {
+	// The lock comes before the plan: a plan made while another Claude
+	// still ran would splice a .claude.json that Claude rewrites as it exits.
+	held, err := w.Acquire()
+	if err != nil {
+		return Status{}, err
+	}
+	defer held.Release()
+	if err := w.prepareSession(held, io); err != nil {
+		return Status{}, err
+	}
+	stamp := configdir.Stamp(w.Layout)
+	w.warn(io)
+
+	id, token := sessionOf(held)
+	hold := HoldSignals()
+	defer hold()
+	st, err := Run(Spec{
+		Path: w.Claude.Path, Args: w.sessionArgs(id, token, args, io), Env: w.ClaudeEnv().List(), Dir: w.dir,
+		Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr,
+		Started: func(pid int) { _ = held.SetClaudePID(pid) },
+	})
+	session.Forget(w.lockDir, id, token)
+	held.Release()
+	// Even when Claude did not start: the pass also records that the
+	// launcher left the runtime alone.
+	w.afterExit(stamp, err == nil, io)
+	hold()
+	return st, err
+}
+
+// prepareSession plans and applies the config dir under the account's short
+// lock (what the account's config dirs share is planned and written by one
+// launch at a time), then restores the worktree's archived transcripts.
+func (w *Workspace) prepareSession(held *lock.Lock, io IO) error {
+	releaseShared, err := lock.Account(w.lockDir, w.Account.Name)
+	if err != nil {
+		return err
+	}
+	plan, err := configdir.MakePlan(w.Input())
+	if err == nil && plan.SetsAside {
+		// With several instances allowed, another Claude may hold a slot of
+		// this runtime: it is never moved from under it.
+		err = w.notInUse(held)
+	}
+	if err != nil {
+		plan.Close()
+		releaseShared()
+		return err
+	}
+	// The plan maps Claude's state; it is unmapped before the session.
+	defer plan.Close()
+	for _, n := range w.Context.Notes {
+		io.Note(n)
+	}
+	err = plan.Apply()
+	releaseShared()
+	if err != nil {
+		return err
+	}
+	// Said once done: a failed launch changed nothing, so its error is all.
+	for _, n := range plan.Notes {
+		io.Note(n)
+	}
+	notes, err := worktree.RestoreTranscripts(w.Context, w.Account.Name, w.Account.Dir, w.Layout.ConfigDir)
+	for _, n := range notes {
+		io.Note(n)
+	}
+	if err != nil {
+		io.Note(err.Error())
+	}
+	return nil
+}
+
+// sessionOf names a session by its instance lock: the lock's name, and a
+// token of its holder (PID and start) that no later holder shares.
+func sessionOf(held *lock.Lock) (id, token string) {
+	h := held.Holder()
+	return strings.TrimSuffix(filepath.Base(held.Path), ".lock"), session.Token(h.PID, h.Started.UnixNano())
+}
+
+// sessionArgs adds to Claude's arguments what the launcher gives a session
+// for itself, as flag settings (session.Spec): the state hooks for 'ps', and
+// the status line and worktree hooks that account.toml asks for. They name
+// the launcher running now, so they follow the binary the user runs and go
+// away with the option; the account's settings.json never holds them.
+func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string {
+	spec := session.Spec{Exe: Executable(), ID: id, Token: token, Claude: w.Claude}
+	if spec.Exe == "" {
+		io.Note("the launcher cannot find its own path, so this session runs without its hooks ('ps' shows it as starting)")
+		return args
+	}
+	a := w.Account
+	if a.Config.StatusLine {
+		// Flag settings win over the account's: ours only where it has none.
+		data, _ := fsx.ReadFile(filepath.Join(a.Dir, "settings.json"))
+		spec.StatusLine = !gjson.GetBytes(data, "statusLine").Exists()
+	}
+	if a.Config.Worktree.UseHooks {
+		if w.Claude.Has(session.WorktreeHooksSince) {
+			// The hook runs inside Claude, where CLAUDE_ACCOUNT_DIR is not
+			// set: name the account dir when it is not the default one.
+			spec.WorktreeHooks = " --account " + a.Name
+			if filepath.Base(a.Dir) != ".claude-"+a.Name {
+				spec.WorktreeHooks += " --account-dir " + shell.Quote(a.Dir)
+			}
+		} else {
+			io.Note("[worktree] use_hooks needs Claude Code " + session.WorktreeHooksSince.String() + " or later (this is " + w.Claude.Version.String() + "); claude --worktree makes its own worktrees")
+		}
+	}
+	out, err := session.WithSettings(args, spec.JSON(), w.dir)
+	if err != nil {
+		io.Note(err.Error() + "; Claude runs with your --settings as given, without the launcher's hooks")
+		return args
+	}
+	return out
+}

@@ -1,0 +1,192 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
+	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/runtimes"
+	"github.com/claude-account/claude-account/internal/trust"
+)
+
+// Workspace is one account in one directory: where Claude runs, with which
+// config dir, and which Claude. Every account command starts from it.
+type Workspace struct {
+	Account *account.Account
+	Context gitctx.Context
+	Layout  configdir.Layout
+	// Claude is the binary this workspace runs and its release; set by
+	// FindClaude.
+	Claude claudever.Binary
+	// Unclean: the last Claude in this runtime ended without its launcher
+	// (lock.Unclean); read before this process takes the lock.
+	Unclean bool
+
+	env     env.Env
+	dir     string // the working directory
+	now     func() time.Time
+	lockDir string
+}
+
+// IO is where Claude's terminal is, and where the launcher's own notices go.
+type IO struct {
+	Stdin          *os.File
+	Stdout, Stderr io.Writer
+	// Note prints one notice line for the user (prefixed, kept on one line).
+	Note func(string)
+}
+
+// Open detects the workspace of dir for the account a: its git context (the
+// fallback matrix), the config dir Claude will use, and whether the last
+// Claude there ended without its launcher.
+func Open(a *account.Account, dir string, e env.Env, now func() time.Time) (*Workspace, error) {
+	ctx, err := gitctx.Detect(dir, e.Get)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{Account: a, Context: ctx, Layout: configdir.Locate(a, ctx, e),
+		env: e, dir: dir, now: now, lockDir: lock.Dir(e)}
+	if w.Layout.IsRuntime {
+		w.Unclean = lock.Unclean(w.lockDir, w.LockKey(), w.slots())
+	}
+	return w, nil
+}
+
+// Dir is the working directory Claude starts in.
+func (w *Workspace) Dir() string { return w.dir }
+
+// LockDir is the per-user dir of the instance locks and session states.
+func (w *Workspace) LockDir() string { return w.lockDir }
+
+// FindClaude finds the Claude Code binary this workspace runs (account.toml,
+// $CLAUDE_ACCOUNT_CLAUDE, PATH) and which release it is.
+func (w *Workspace) FindClaude() (claudever.Binary, error) {
+	path, err := FindClaude(w.candidates(), w.env)
+	if err != nil {
+		return claudever.Binary{}, err
+	}
+	w.Claude = claudever.Identify(path, filepath.Join(w.env.CacheHome(), "claude-account", "claude-versions.json"), w.env.List())
+	return w.Claude, nil
+}
+
+// candidates lists where the Claude binary may come from, in order.
+func (w *Workspace) candidates() []Candidate {
+	a := w.Account
+	return []Candidate{
+		{Source: "claude in " + w.env.TildePath(filepath.Join(a.Dir, account.FileName)), Name: w.env.ExpandHome(a.Config.Claude)},
+		{Source: "$CLAUDE_ACCOUNT_CLAUDE", Name: w.env.Get("CLAUDE_ACCOUNT_CLAUDE")},
+		{Source: "PATH", Name: "claude"}, // the last resort is always set
+	}
+}
+
+// InWorkTree reports whether the context has a work tree of its own, so that
+// it gets a runtime, a lock and a task list per workspace.
+func (w *Workspace) InWorkTree() bool {
+	return w.Context.Kind != gitctx.NotGit && w.Context.Kind != gitctx.Bare
+}
+
+// Toplevel is the work tree the workspace is, "" outside one (not in git,
+// or in a bare repository): what close suggestions name.
+func (w *Workspace) Toplevel() string {
+	if !w.InWorkTree() {
+		return ""
+	}
+	return w.Context.Toplevel
+}
+
+// Where names the workspace in messages.
+func (w *Workspace) Where() string {
+	if !w.InWorkTree() {
+		return "a directory outside any git work tree"
+	}
+	return w.env.TildePath(w.Context.Toplevel)
+}
+
+// LockKey is the instance lock's key (lock.Key): one per config dir. Two
+// work trees can share one git dir (GIT_WORK_TREE, a .git file naming
+// another repository's git dir), and so one runtime: they take one lock.
+func (w *Workspace) LockKey() string {
+	if !w.InWorkTree() {
+		return lock.Key(w.Account.Name, "")
+	}
+	return lock.Key(w.Account.Name, gitctx.Fingerprint(w.Layout.ConfigDir))
+}
+
+// slots is how many instances may run at once in the workspace (lock.Slots).
+func (w *Workspace) slots() int { return lock.Slots(w.Account.SingleInstance()) }
+
+// Holders lists the launchers that hold this workspace's instance lock now.
+func (w *Workspace) Holders() ([]lock.Held, error) {
+	key := w.LockKey()
+	return lock.List(w.lockDir, func(k string) bool { return k == key })
+}
+
+// Acquire takes the workspace's instance lock. Refused, it names where the
+// holder runs, which can be another work tree sharing this git dir.
+func (w *Workspace) Acquire() (*lock.Lock, error) {
+	h := lock.Holder{PID: os.Getpid(), Account: w.Account.Name, Workspace: w.Context.Toplevel,
+		ConfigDir: w.Layout.ConfigDir, Started: w.now().UTC()}
+	held, err := lock.Acquire(w.lockDir, w.LockKey(), w.slots(), h, w.Where())
+	var running *lock.AlreadyRunningError
+	if errors.As(err, &running) && running.Holder.Workspace != "" {
+		running.Where = w.env.TildePath(running.Holder.Workspace)
+	}
+	return held, err
+}
+
+// notInUse fails when a Claude other than ours (held) runs with this
+// workspace's config dir.
+func (w *Workspace) notInUse(held *lock.Lock) error {
+	others, err := w.Holders()
+	if err != nil {
+		return err
+	}
+	for _, h := range others {
+		if h.Path != held.Path {
+			return fmt.Errorf("%s is in use by claude (%s) in %s as PID %d; it is not rebound to %s while that runs",
+				w.Layout.ConfigDir, h.Account, w.env.TildePath(h.Workspace), h.PID, w.env.TildePath(w.Context.Toplevel))
+		}
+	}
+	return nil
+}
+
+// Leave records that the launcher left the runtime alone now, unless another
+// Claude of the account still runs in it (runtimes.MarkQuiet). The caller
+// holds the account's lock.
+func (w *Workspace) Leave() error {
+	if !w.Layout.IsRuntime {
+		return nil
+	}
+	others, err := w.Holders()
+	if err != nil {
+		return nil
+	}
+	for _, h := range others {
+		if h.PID != os.Getpid() {
+			return nil
+		}
+	}
+	return runtimes.MarkQuiet(runtimes.Path(w.Account.Dir), w.Layout.ConfigDir, time.Now())
+}
+
+// Input is what the config dir's plan is made from: one place, so run,
+// doctor and status plan alike.
+func (w *Workspace) Input() configdir.Input {
+	return configdir.Input{Account: w.Account, Context: w.Context, Layout: w.Layout,
+		Trust: TrustStore(w.env), Now: w.now(), Claude: w.Claude, Unclean: w.Unclean}
+}
+
+// TrustStore is where `claude-account trust` keeps its approvals: data, not
+// config (direnv's rule).
+func TrustStore(e env.Env) trust.Store {
+	return trust.Store{Dir: filepath.Join(e.DataHome(), "claude-account", "trust")}
+}
