@@ -119,3 +119,85 @@ func writeJSON(path string, v any) error {
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
+
+type fixture struct {
+	dir, repo, home, state, fake, bin, ref, account string
+	launcher                                        string // claudebench: a link to bin, as home-manager installs it
+	floor                                           string
+}
+
+// newFixture makes a fixture of size MB in work/name for the launcher bin:
+// its own account, repository and runtime, so that two launchers (this
+// tree's and -base's) never share state. The stub Claude (tools.stub) is
+// put where npm installs Claude Code, so the launcher reads its release from
+// package.json as it would the real one's.
+func newFixture(work, name, size, bin string, t tools) *fixture {
+	dir := filepath.Join(work, name)
+	// In a child process: a 100 MB state built here would raise this
+	// process's peak memory, which every child forked later inherits as its
+	// own peak (ru_maxrss counts the memory a child had before exec).
+	self, err := os.Executable()
+	check(err)
+	run(self, "-make-fixture", dir, "-sizes", size)
+	fx := &fixture{dir: dir, repo: filepath.Join(dir, "repo"), home: filepath.Join(dir, "home"),
+		state: filepath.Join(dir, "state.json"), fake: filepath.Join(dir, "fake-claude"), bin: bin, ref: t.ref,
+		account: filepath.Join(dir, "account"), floor: t.floor}
+	cli, err := filepath.EvalSymlinks(fx.fake)
+	check(err)
+	run("cp", t.stub, cli)
+	// The same account for both: our account dir holds the fixture's files.
+	acct := filepath.Join(fx.home, ".claude-bench")
+	check(os.MkdirAll(acct, 0o700))
+	run("cp", "-r", filepath.Join(fx.account, "commands"), acct+"/")
+	run("cp", filepath.Join(fx.account, "settings.json"), acct+"/settings.json")
+	run("cp", filepath.Join(fx.account, "mcp.json"), acct+"/.mcp.json")
+	check(os.WriteFile(filepath.Join(acct, "account.toml"), []byte("name = \"bench\"\n"), 0o644))
+	// The reference merges the overlay unconditionally; ours only when trusted.
+	fx.launcher = filepath.Join(dir, "bin", "claudebench")
+	check(os.MkdirAll(filepath.Dir(fx.launcher), 0o755))
+	check(os.Symlink(bin, fx.launcher))
+	c := fx.cmd(bin, "trust")
+	runCmd(c)
+	runCmd(fx.ours())
+	return fx
+}
+
+func (fx *fixture) cmd(path string, args ...string) *exec.Cmd {
+	c := exec.Command(path, args...)
+	c.Dir = fx.repo
+	c.Env = append(os.Environ(), "HOME="+fx.home, "XDG_DATA_HOME="+fx.home+"/.local/share",
+		"XDG_STATE_HOME="+fx.home+"/.local/state", "XDG_RUNTIME_DIR="+fx.home+"/run",
+		"CLAUDE_ACCOUNT_CLAUDE="+fx.fake, "TMPDIR="+fx.dir)
+	return c
+}
+
+func (fx *fixture) ours() *exec.Cmd { return fx.cmd(fx.launcher) }
+func (fx *fixture) reference() *exec.Cmd {
+	return fx.cmd("bash", fx.ref, fx.account, fx.fake)
+}
+func (fx *fixture) cp() *exec.Cmd {
+	return fx.cmd(fx.floor, "copy", fx.state, filepath.Join(fx.dir, "copy.json"))
+}
+func (fx *fixture) durableCopy() *exec.Cmd {
+	return fx.cmd(fx.floor, "durable-copy", fx.state, filepath.Join(fx.dir, "copy.json"))
+}
+func (fx *fixture) runtime() string { return filepath.Join(fx.repo, ".git", "claude-runtime", "bench") }
+
+// stale puts the large state (with a stale mcpServers) in our runtime.
+func (fx *fixture) stale() {
+	run("cp", fx.state, filepath.Join(fx.runtime(), ".claude.json"))
+}
+
+func (fx *fixture) refStale() {
+	fx.refReset()
+	run("cp", fx.state, filepath.Join(fx.repo, ".git", "claude-runtime", ".claude.json"))
+}
+
+// refReset removes the reference's PID file: its exec'd PID is gone, but a
+// reused PID would make it refuse to start.
+func (fx *fixture) refReset() {
+	matches, _ := filepath.Glob(filepath.Join(fx.dir, "claude-*.pid"))
+	for _, m := range matches {
+		os.Remove(m)
+	}
+}
