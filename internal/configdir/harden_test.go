@@ -11,7 +11,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"github.com/tidwall/gjson"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -21,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/claude-account/claude-account/internal/testenv"
 )

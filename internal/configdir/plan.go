@@ -1,7 +1,6 @@
 package configdir
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -156,78 +155,17 @@ func MakePlan(in Input) (*Plan, error) {
 		return p, nil
 	}
 	dir := in.Layout.ConfigDir
-	// A runtime (or the claude-runtime dir above it) planted as a symlink
-	// would have every write land wherever it points.
-	// One owned by someone else, or writable by others, could be holding a
-	// planted login for the launch to adopt.
-	for _, d := range []string{filepath.Dir(dir), dir} {
-		fi, err := os.Lstat(d)
-		if err != nil {
-			continue
-		}
-		st, _ := fi.Sys().(*syscall.Stat_t)
-		switch {
-		case !fi.IsDir():
-			return nil, fmt.Errorf("%s is %s, not a directory; remove it (claude-account makes the runtime there)", d, describe(d, fi))
-		case st != nil && int(st.Uid) != os.Getuid():
-			return nil, fmt.Errorf("%s belongs to uid %d, not to you; remove it (claude-account makes the runtime there)", d, st.Uid)
-		case fi.Mode().Perm()&0o022 != 0:
-			return nil, fmt.Errorf("%s is writable by others (mode %#o); run 'chmod go-w %s'", d, fi.Mode().Perm(), d)
-		}
-	}
-	made, err := runtimes.Read(runtimes.Path(in.Account.Dir))
+	facts, err := observeRuntime(in)
 	if err != nil {
 		return nil, err
 	}
-	fresh := !exists(dir)
-	why := ""
-	switch {
-	case fresh:
-	case !made.Made(dir):
-		why = "was not made by claude-account for this account (it came with the repository?)"
+	rt, err := decideRuntime(facts, in)
+	if err != nil {
+		return nil, err
 	}
-	if why != "" {
-		// Not the launcher's: it came with the repository (an archive, a
-		// copied checkout) or was put there by hand. Nothing in it is read;
-		// it is kept aside, as it is, for the user to look at.
-		moved := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
-		p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "not the launcher's"})
-		p.Notes = append(p.Notes, fmt.Sprintf("%s %s; kept it as %s, read nothing from it, and started fresh", dir, why, moved))
-		fresh, p.SetsAside = true, true
-	}
-	if !in.Unclean {
-		// Files of a runtime the launcher made can still come from
-		// elsewhere (an archive extracted over the checkout, a dir that
-		// reused the inode): what changed since the launcher last left it
-		// alone is never taken into the account (untouched).
-		p.quiet = made.Quiet(dir)
-	}
-	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
-	wsData := ws.encode()
-
-	// The binding is read once: when its bytes are what we would write, it
-	// is ours and nothing is decoded.
-	var cur []byte
-	var curErr error = fs.ErrNotExist
-	if !fresh {
-		cur, curErr = fsx.ReadFile(filepath.Join(dir, WorkspaceFile))
-	}
-	if !fresh && curErr == nil && !bytes.Equal(cur, wsData) {
-		var old Workspace
-		if json.Unmarshal(cur, &old) == nil && (old.Toplevel != ws.Toplevel || old.Fingerprint != ws.Fingerprint) {
-			moved := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
-			p.Steps = append(p.Steps, Step{Op: Move, Path: dir, Target: moved, Why: "bound to " + old.Toplevel})
-			p.Notes = append(p.Notes, fmt.Sprintf("%s was made for %s, not %s (copied or moved?); kept it as %s and started fresh", dir, old.Toplevel, ws.Toplevel, moved))
-			fresh, p.SetsAside = true, true
-		}
-	}
-	if fresh {
-		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: dir, Mode: 0o700, Why: "new runtime"},
-			Step{Op: Register, Path: dir, Target: runtimes.Path(in.Account.Dir), Why: "made by claude-account for this account"})
-	}
-	if fresh || !exists(filepath.Join(dir, "logs")) {
-		p.Steps = append(p.Steps, Step{Op: Mkdir, Path: filepath.Join(dir, "logs"), Mode: 0o700, Why: "Claude's logs"})
-	}
+	p.Steps, p.Notes = append(p.Steps, rt.Steps...), append(p.Notes, rt.Notes...)
+	fresh := rt.Fresh
+	p.SetsAside, p.quiet = rt.SetsAside, rt.Quiet
 
 	for _, name := range Linked {
 		p.link(dir, in.Account.Dir, name, fresh)
@@ -249,10 +187,8 @@ func MakePlan(in Input) (*Plan, error) {
 		return nil, err
 	}
 
-	// A missing, unreadable or damaged binding is rewritten: it cannot prove
-	// the dir belongs to another workspace.
-	if fresh || !bytes.Equal(cur, wsData) {
-		p.Steps = append(p.Steps, Step{Op: Write, Path: filepath.Join(dir, WorkspaceFile), Data: wsData, Mode: 0o600, Why: "workspace binding"})
+	if rt.Binding != nil {
+		p.Steps = append(p.Steps, Step{Op: Write, Path: filepath.Join(dir, WorkspaceFile), Data: rt.Binding, Mode: 0o600, Why: "workspace binding"})
 	}
 	// A fresh runtime has no temporary files of ours (a dir set aside may
 	// have any: it is kept as it is).

@@ -76,6 +76,29 @@ func treeChangedSince(root string, quiet int64) string {
 	return found
 }
 
+// Untouched reports whether nothing in the runtime dir that a launch may
+// take into the account (its login, settings.json, .claude.json, the
+// launcher's record, plugins and memory: every path the plan checks with
+// untouched or treeChangedSince) changed after quiet (Unix nanoseconds; 0
+// says nothing is known, and so is not untouched).
+func Untouched(dir string, quiet int64) bool {
+	if quiet == 0 {
+		return false
+	}
+	for _, name := range []string{Credentials, "settings.json", ".claude.json", ManagedFile} {
+		if runtimes.ChangedSince(filepath.Join(dir, name), quiet) {
+			return false
+		}
+	}
+	trees, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "memory"))
+	for _, t := range append(trees, filepath.Join(dir, "plugins")) {
+		if treeChangedSince(t, quiet) != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // migratePlugins plans the move (pluginsMove).
 func (p *Plan) migratePlugins(in Input) {
 	from, to, records, why := pluginsMove(p.ConfigDir, in.Account.Dir)

@@ -1,0 +1,156 @@
+package configdir
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/runtimes"
+)
+
+// dirFacts is what the launch sees of one directory on the runtime's path.
+type dirFacts struct {
+	Path   string
+	Exists bool
+	IsDir  bool
+	Kind   string // describe's words, when it is not a directory
+	UID    int    // -1 when not known
+	Perm   fs.FileMode
+}
+
+// runtimeFacts is what deciding a runtime dir's fate reads: observeRuntime
+// reads it, decideRuntime decides from it alone.
+type runtimeFacts struct {
+	Parent, Dir dirFacts // claude-runtime/ and claude-runtime/<account>
+	// Made: the account's record names the dir with the inode it has now,
+	// so the launcher made it for this account; Quiet is when the launcher
+	// last left it alone (runtimes.Record.Quiet).
+	Made  bool
+	Quiet int64
+	// Binding is the dir's workspace.json (nil when missing or unreadable).
+	Binding []byte
+	Logs    bool // logs/ exists
+	UID     int  // ours
+}
+
+func observeDir(path string) dirFacts {
+	d := dirFacts{Path: path, UID: -1}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return d
+	}
+	d.Exists, d.IsDir, d.Perm = true, fi.IsDir(), fi.Mode().Perm()
+	if !d.IsDir {
+		d.Kind = describe(path, fi)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		d.UID = int(st.Uid)
+	}
+	return d
+}
+
+// observeRuntime reads what decideRuntime needs: the runtime dir and the
+// dir above it, the account's record of the runtimes it made, the binding.
+func observeRuntime(in Input) (runtimeFacts, error) {
+	dir := in.Layout.ConfigDir
+	f := runtimeFacts{Parent: observeDir(filepath.Dir(dir)), Dir: observeDir(dir), UID: os.Getuid()}
+	made, err := runtimes.Read(runtimes.Path(in.Account.Dir))
+	if err != nil {
+		return f, err
+	}
+	if !f.Dir.Exists {
+		return f, nil
+	}
+	f.Made, f.Quiet = made.Made(dir), made.Quiet(dir)
+	if data, err := fsx.ReadFile(filepath.Join(dir, WorkspaceFile)); err == nil {
+		f.Binding = data
+	}
+	f.Logs = exists(filepath.Join(dir, "logs"))
+	return f, nil
+}
+
+// runtimeDecision is what becomes of the runtime dir before anything in it
+// is planned.
+type runtimeDecision struct {
+	Steps []Step
+	Notes []string
+	// Fresh: the runtime is made anew (it did not exist, or was set aside).
+	Fresh bool
+	// SetsAside: the existing dir is moved aside; no other Claude may use it.
+	SetsAside bool
+	// Quiet is the time before which a file in it may be taken into the
+	// account (0: any); see Plan.quiet.
+	Quiet int64
+	// Binding is the workspace.json to write; nil when it is right.
+	Binding []byte
+}
+
+// decideRuntime decides, from facts alone, whether the runtime dir may be
+// used, must be set aside, or is refused:
+//   - a runtime (or the claude-runtime dir above it) that is a symlink would
+//     have every write land wherever it points; one owned by someone else,
+//     or writable by others, could be holding a planted login for the launch
+//     to adopt: refused;
+//   - one the launcher did not make for this account came with the
+//     repository (an archive, a copied checkout) or was put there by hand:
+//     nothing in it is read, it is kept aside as it is, and a new one made;
+//   - one made for another workspace (a copied repository, a moved
+//     worktree) is kept aside the same way.
+func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
+	var d runtimeDecision
+	for _, x := range []dirFacts{f.Parent, f.Dir} {
+		switch {
+		case !x.Exists:
+		case !x.IsDir:
+			return d, fmt.Errorf("%s is %s, not a directory; remove it (claude-account makes the runtime there)", x.Path, x.Kind)
+		case x.UID >= 0 && x.UID != f.UID:
+			return d, fmt.Errorf("%s belongs to uid %d, not to you; remove it (claude-account makes the runtime there)", x.Path, x.UID)
+		case x.Perm&0o022 != 0:
+			return d, fmt.Errorf("%s is writable by others (mode %#o); run 'chmod go-w %s'", x.Path, x.Perm, x.Path)
+		}
+	}
+	dir := f.Dir.Path
+	aside := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+	d.Fresh = !f.Dir.Exists
+	if !d.Fresh && !f.Made {
+		d.Steps = append(d.Steps, Step{Op: Move, Path: dir, Target: aside, Why: "not the launcher's"})
+		d.Notes = append(d.Notes, fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s, read nothing from it, and started fresh", dir, aside))
+		d.Fresh, d.SetsAside = true, true
+	}
+	if !d.Fresh && !in.Unclean {
+		// Files of a runtime the launcher made can still come from
+		// elsewhere (an archive extracted over the checkout, a dir that
+		// reused the inode): what changed since the launcher last left it
+		// alone is never taken into the account (untouched).
+		d.Quiet = f.Quiet
+	}
+	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
+	want := ws.encode()
+	if !d.Fresh && f.Binding != nil && !bytes.Equal(f.Binding, want) {
+		var old Workspace
+		if json.Unmarshal(f.Binding, &old) == nil && (old.Toplevel != ws.Toplevel || old.Fingerprint != ws.Fingerprint) {
+			d.Steps = append(d.Steps, Step{Op: Move, Path: dir, Target: aside, Why: "bound to " + old.Toplevel})
+			d.Notes = append(d.Notes, fmt.Sprintf("%s was made for %s, not %s (copied or moved?); kept it as %s and started fresh", dir, old.Toplevel, ws.Toplevel, aside))
+			d.Fresh, d.SetsAside = true, true
+		}
+	}
+	if d.Fresh {
+		d.Quiet = 0
+		d.Steps = append(d.Steps, Step{Op: Mkdir, Path: dir, Mode: 0o700, Why: "new runtime"},
+			Step{Op: Register, Path: dir, Target: runtimes.Path(in.Account.Dir), Why: "made by claude-account for this account"})
+	}
+	if d.Fresh || !f.Logs {
+		d.Steps = append(d.Steps, Step{Op: Mkdir, Path: filepath.Join(dir, "logs"), Mode: 0o700, Why: "Claude's logs"})
+	}
+	// A missing, unreadable or damaged binding is rewritten: it cannot prove
+	// the dir belongs to another workspace.
+	if d.Fresh || !bytes.Equal(f.Binding, want) {
+		d.Binding = want
+	}
+	return d, nil
+}
