@@ -175,7 +175,10 @@ func (w *Workspace) Leave() error {
 			return nil
 		}
 	}
-	return runtimes.MarkQuiet(runtimes.Path(w.Account.Dir), w.Layout.ConfigDir, time.Now())
+	dir := w.Layout.ConfigDir
+	return runtimes.MarkQuiet(runtimes.Path(w.Account.Dir), dir, time.Now(), func(quiet int64) bool {
+		return configdir.Untouched(dir, quiet)
+	})
 }
 
 // Input is what the config dir's plan is made from: one place, so run,

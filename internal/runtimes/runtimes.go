@@ -179,8 +179,12 @@ func (r *Record) Encode() []byte {
 // MarkQuiet records in the account's record at path that the launcher left
 // dir alone at now: whatever changes in it later did not come from a Claude
 // the launcher started. Under the account's lock (the caller holds it). A
-// runtime the record does not name is left out.
-func MarkQuiet(path, dir string, now time.Time) error {
+// runtime the record does not name is left out. When unchanged(quiet) says
+// that nothing a launch would take from dir changed since the time already
+// recorded, nothing is written: moving the time on would decide nothing
+// differently, and the durable write (three fsyncs) is the after-exit
+// pass's largest cost.
+func MarkQuiet(path, dir string, now time.Time, unchanged func(quiet int64) bool) error {
 	r, err := Read(path)
 	if err != nil {
 		return err
@@ -188,6 +192,9 @@ func MarkQuiet(path, dir string, now time.Time) error {
 	e, ok := r.Runtimes[dir]
 	if !ok || !r.Made(dir) {
 		return nil // not ours
+	}
+	if e.Quiet != 0 && unchanged != nil && unchanged(e.Quiet) {
+		return nil
 	}
 	e.Quiet = now.UnixNano()
 	r.Runtimes[dir] = e

@@ -65,7 +65,7 @@ func TestQuiet(t *testing.T) {
 	if r.Quiet(dir) != 0 {
 		t.Fatal("a runtime just made is in use, not quiet")
 	}
-	if err := MarkQuiet(rec, dir, time.Now()); err != nil {
+	if err := MarkQuiet(rec, dir, time.Now(), nil); err != nil {
 		t.Fatal(err)
 	}
 	r, _ = Read(rec)
@@ -93,10 +93,27 @@ func TestQuiet(t *testing.T) {
 	if ChangedSince(after, 0) {
 		t.Error("with no quiet time known, nothing counts as changed")
 	}
+	// Nothing changed since the time recorded: the time stays, and the
+	// record is not written (unchanged is asked with that time); when it
+	// says something changed, the time moves on.
+	fi, _ := os.Stat(rec)
+	var asked int64
+	if err := MarkQuiet(rec, dir, time.Now(), func(quiet int64) bool { asked = quiet; return true }); err != nil {
+		t.Fatal(err)
+	}
+	if fi2, _ := os.Stat(rec); asked != q || !os.SameFile(fi, fi2) {
+		t.Errorf("MarkQuiet with nothing changed: asked about %d (want %d), record rewritten %v", asked, q, !os.SameFile(fi, fi2))
+	}
+	if err := MarkQuiet(rec, dir, time.Now(), func(int64) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ = Read(rec); r.Quiet(dir) <= q {
+		t.Error("MarkQuiet with a change did not move the time on")
+	}
 	// A runtime the record does not name is not marked.
 	other := filepath.Join(root, "other")
 	_ = os.Mkdir(other, 0o700)
-	if err := MarkQuiet(rec, other, time.Now()); err != nil {
+	if err := MarkQuiet(rec, other, time.Now(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if r, _ = Read(rec); r.Quiet(other) != 0 {
