@@ -19,6 +19,8 @@
 //     again and, for one, delete skipAutoPermissionPrompt from it.
 package claudekeys
 
+import "slices"
+
 // Account lists the account's keys, grouped as measured.
 var Account = []string{
 	// Identity and login answers.
@@ -52,13 +54,7 @@ var Account = []string{
 	"subscriptionNoticeCount", "hasSeenTasksHint",
 }
 
-var account = func() map[string]bool {
-	m := make(map[string]bool, len(Account))
-	for _, k := range Account {
-		m[k] = true
-	}
-	return m
-}()
-
-// IsAccount reports whether key is one of Account.
-func IsAccount(key string) bool { return account[key] }
+// IsAccount reports whether key is one of Account. A scan, not a map built
+// at start-up: every command of the launcher would pay for the map, and only
+// init --from asks, once per key of one file.
+func IsAccount(key string) bool { return slices.Contains(Account, key) }

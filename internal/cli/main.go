@@ -184,6 +184,10 @@ func dispatch(d *Deps, args []string) (err error) {
 		// is Claude's own.
 		args = append([]string{"version"}, args[1:]...)
 	}
+	if len(args) == 1 && args[0] == "version" {
+		// What scripts and package checks run most: no parser needed.
+		return VersionCmd{}.Run(d)
+	}
 	parser, err := kong.New(commandTree(args),
 		kong.Name("claude-account"),
 		kong.Description(description),

@@ -11,15 +11,28 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Unwarned returns the launch-time findings not yet shown for configDir, and
-// records them in the file at path (warned.json in the state dir), so that a
-// problem that stays is not repeated at every launch and one that goes away
-// and comes back is reported again. Concurrent launches take turns (a lock in
-// lockDir): each read-modify-write keeps the others' entries.
-func Unwarned(path, lockDir, configDir string, found []Finding) []Finding {
+// Group is the findings of one cause (a config dir, a Claude release), as
+// Unwarned keeps them.
+type Group struct {
+	Key   string
+	Found []Finding
+}
+
+// Unwarned returns, for each group, the launch-time findings not yet shown
+// for its key, and records them in the file at path (warned.json in the
+// state dir), so that a problem that stays is not repeated at every launch
+// and one that goes away and comes back is reported again. Concurrent
+// launches take turns (a lock in lockDir): each read-modify-write keeps the
+// others' entries. The file is read once for every group.
+func Unwarned(path, lockDir string, groups ...Group) [][]Finding {
+	out := make([][]Finding, len(groups))
 	data, err := fsx.ReadFile(path)
-	if len(found) == 0 && (err != nil || !gjson.GetBytes(data, gjson.Escape(configDir)).Exists()) {
-		return nil // nothing to warn about and nothing recorded: the usual launch
+	quiet := true // nothing to warn about and nothing recorded: the usual launch
+	for _, g := range groups {
+		quiet = quiet && len(g.Found) == 0 && (err != nil || !gjson.GetBytes(data, gjson.Escape(g.Key)).Exists())
+	}
+	if quiet {
+		return out
 	}
 	release, lerr := lock.Wait(lockDir, "warned.state")
 	if lerr == nil {
@@ -30,21 +43,27 @@ func Unwarned(path, lockDir, configDir string, found []Finding) []Finding {
 	if err == nil {
 		_ = json.Unmarshal(data, &seen) // a damaged record only repeats warnings
 	}
-	var now []string
-	var out []Finding
-	for _, f := range found {
-		now = append(now, f.Message)
-		if !slices.Contains(seen[configDir], f.Message) {
-			out = append(out, f)
+	changed := false
+	for i, g := range groups {
+		var now []string
+		for _, f := range g.Found {
+			now = append(now, f.Message)
+			if !slices.Contains(seen[g.Key], f.Message) {
+				out[i] = append(out[i], f)
+			}
+		}
+		if slices.Equal(now, seen[g.Key]) {
+			continue
+		}
+		changed = true
+		if now == nil {
+			delete(seen, g.Key)
+		} else {
+			seen[g.Key] = now
 		}
 	}
-	if slices.Equal(now, seen[configDir]) {
+	if !changed {
 		return out
-	}
-	if now == nil {
-		delete(seen, configDir)
-	} else {
-		seen[configDir] = now
 	}
 	if data, err = json.Marshal(seen); err == nil && os.MkdirAll(filepath.Dir(path), 0o700) == nil {
 		_ = fsx.WriteFile(path, data, 0o600)

@@ -29,9 +29,14 @@ func Map(path string) (data []byte, release func(), err error) {
 		return nil, func() {}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size < mapMin {
+	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size < mapMin {
+		if err != nil {
+			st = syscall.Stat_t{}
+		}
+		// Read from the open file: opening it again would cost two calls
+		// and could read another file, renamed in between.
+		data, err := readFd(fd, path, &st)
 		syscall.Close(fd)
-		data, err := ReadFile(path)
 		return data, func() {}, err
 	}
 	data, err = syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, syscall.MAP_PRIVATE|mapPopulate)

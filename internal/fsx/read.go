@@ -22,8 +22,17 @@ func ReadFile(path string) ([]byte, error) {
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil {
+		st = syscall.Stat_t{}
+	}
+	return readFd(fd, path, &st)
+}
+
+// readFd reads the rest of the open file fd (path, for errors), whose fstat
+// is st: sized from it, in one read when the file does not grow meanwhile.
+func readFd(fd int, path string, st *syscall.Stat_t) ([]byte, error) {
 	size := 512
-	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > 0 {
+	if st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > 0 {
 		size = int(st.Size) + 1 // one more, to see the end without a second allocation
 	}
 	buf := make([]byte, 0, size)

@@ -7,21 +7,29 @@ import (
 )
 
 // warn says, once per cause, what doctor would find wrong with this
-// workspace (doctor.Quick) and what this Claude's release shares less of.
+// workspace (doctor.Quick) and what this Claude's release shares less of
+// than newer ones (doctor.Degraded: once per release, not per worktree).
 func (w *Workspace) warn(io IO) {
 	in := w.doctorInput()
-	for _, f := range doctor.Unwarned(w.warnedPath(), w.lockDir, w.Layout.ConfigDir, doctor.Quick(in)) {
-		io.Note("warning: " + f.Message + " (see '" + doctor.Command(in) + "')")
-	}
-	w.warnRelease(io)
+	w.say(io, in, doctor.Unwarned(w.warnedPath(), w.lockDir,
+		doctor.Group{Key: w.Layout.ConfigDir, Found: doctor.Quick(in)}, w.releaseGroup(in))...)
 }
 
-// warnRelease says once per release of Claude, not per worktree, what it
-// shares less of than newer releases (doctor.Degraded).
+// warnRelease is warn's second half alone, for a command beside a session.
 func (w *Workspace) warnRelease(io IO) {
 	in := w.doctorInput()
-	for _, f := range doctor.Unwarned(w.warnedPath(), w.lockDir, "claude "+w.Account.Name, doctor.Degraded(in)) {
-		io.Note("warning: " + f.Message + " (see '" + doctor.Command(in) + "')")
+	w.say(io, in, doctor.Unwarned(w.warnedPath(), w.lockDir, w.releaseGroup(in))...)
+}
+
+func (w *Workspace) releaseGroup(in doctor.Input) doctor.Group {
+	return doctor.Group{Key: "claude " + w.Account.Name, Found: doctor.Degraded(in)}
+}
+
+func (w *Workspace) say(io IO, in doctor.Input, groups ...[]doctor.Finding) {
+	for _, found := range groups {
+		for _, f := range found {
+			io.Note("warning: " + f.Message + " (see '" + doctor.Command(in) + "')")
+		}
 	}
 }
 

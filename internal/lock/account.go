@@ -3,7 +3,6 @@ package lock
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"syscall"
 )
@@ -26,11 +25,8 @@ func Wait(dir, name string) (release func(), err error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, name)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	f, err := openLock(path, syscall.O_RDWR|syscall.O_CREAT)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("lock file %s is a symlink; remove it", path)
-		}
 		return nil, err
 	}
 	for {

@@ -80,6 +80,10 @@ type Lock struct {
 // EnsureDir makes the lock directory and checks it is a private directory of
 // ours: not a symlink, owned by us, no access for others.
 func EnsureDir(dir string) error {
+	// Usually it is there and sound: one lstat.
+	if err := CheckDir(dir); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return fmt.Errorf("lock dir %s cannot be made (%v); point XDG_RUNTIME_DIR (or TMPDIR) at a directory of yours", dir, errors.Unwrap(err))
 	}
@@ -109,6 +113,23 @@ func CheckDir(dir string) error {
 	return nil
 }
 
+// openLock opens a lock file, never through a link. With plain system
+// calls: os.OpenFile would register it with the runtime's poller first (an
+// eventfd, epoll calls and fcntls), for a file that is only flock-ed.
+func openLock(path string, flag int) (*os.File, error) {
+	fd, err := syscall.Open(path, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	for err == syscall.EINTR {
+		fd, err = syscall.Open(path, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("lock file %s is a symlink; remove it", path)
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
 // Name is the lock file's name for a key and slot.
 func Name(key string, slot int) string {
 	if slot == 0 {
@@ -126,11 +147,8 @@ func Acquire(dir, key string, slots int, h Holder, where string) (*Lock, error) 
 	var first *Holder
 	for slot := 0; slot < slots; slot++ {
 		path := filepath.Join(dir, Name(key, slot))
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+		f, err := openLock(path, syscall.O_RDWR|syscall.O_CREAT)
 		if err != nil {
-			if errors.Is(err, syscall.ELOOP) {
-				return nil, fmt.Errorf("lock file %s is a symlink; remove it", path)
-			}
 			return nil, err
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
@@ -229,10 +247,16 @@ type Held struct {
 
 // RunningIn answers, for a work tree, which accounts' launchers hold a lock
 // in dir on it now (every holder names its work tree, canonical as
-// detected). The locks are listed once, when RunningIn is called.
+// detected). The locks are listed once, at the first question: most callers
+// (a session's after-exit pass) never ask one.
 func RunningIn(dir string) func(toplevel string) []string {
-	held, _ := List(dir, func(string) bool { return true })
+	var held []Held
+	listed := false
 	return func(toplevel string) []string {
+		if !listed {
+			held, _ = List(dir, func(string) bool { return true })
+			listed = true
+		}
 		canon, err := filepath.EvalSymlinks(toplevel)
 		if err != nil {
 			return nil
@@ -303,7 +327,7 @@ func Unclean(dir, key string, slots int) bool {
 
 // Probe returns the holder of the lock at path, or nil when it is free.
 func Probe(path string) *Holder {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := openLock(path, syscall.O_RDONLY)
 	if err != nil {
 		return nil
 	}
