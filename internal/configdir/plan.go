@@ -133,9 +133,10 @@ type Input struct {
 	// share with the account depends on its release (SharedVia).
 	Claude claudever.Binary
 	// Unclean: the last Claude in this config dir ended without the
-	// launcher (it was killed), so what changed in it since it was last left
-	// alone may be that Claude's (lock.Unclean).
-	Unclean bool
+	// launcher (it was killed), which was last known alive at this time
+	// (Unix nanoseconds; lock.Unclean): what changed in it until then may be
+	// that Claude's, what changed later is not. 0: it ended with it.
+	Unclean int64
 }
 
 // MakePlan reads the current state and lists the steps that bring it to the

@@ -122,12 +122,14 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 		d.Notes = append(d.Notes, fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s, read nothing from it, and started fresh", dir, aside))
 		d.Fresh, d.SetsAside = true, true
 	}
-	if !d.Fresh && !in.Unclean {
+	if !d.Fresh {
 		// Files of a runtime the launcher made can still come from
 		// elsewhere (an archive extracted over the checkout, a dir that
 		// reused the inode): what changed since the launcher last left it
-		// alone is never taken into the account (untouched).
-		d.Quiet = f.Quiet
+		// alone is never taken into the account (untouched). After a
+		// launcher died in a session, what changed until it was last known
+		// alive is that session's Claude's; what changed later is not.
+		d.Quiet = max(f.Quiet, in.Unclean)
 	}
 	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
 	want := ws.encode()

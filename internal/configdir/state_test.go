@@ -205,7 +205,7 @@ func TestDecideRuntime(t *testing.T) {
 		quiet   int64
 	}{
 		{name: "in sync: nothing to do", f: func(f runtimeFacts) runtimeFacts { return f }, quiet: 42},
-		{name: "unclean: no quiet time", f: func(f runtimeFacts) runtimeFacts { return f }, unclean: true},
+		{name: "unclean: what changed until its launcher was last alive is Claude's", f: func(f runtimeFacts) runtimeFacts { return f }, unclean: true, quiet: 99},
 		{name: "new", f: func(f runtimeFacts) runtimeFacts {
 			f.Dir = dirFacts{Path: f.Dir.Path, UID: -1}
 			f.Made, f.Binding, f.Logs = false, nil, false
@@ -224,7 +224,9 @@ func TestDecideRuntime(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := in
-			in.Unclean = c.unclean
+			if c.unclean {
+				in.Unclean = 99
+			}
 			d, err := decideRuntime(c.f(ok), in)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {

@@ -48,7 +48,7 @@ type Input struct {
 	Now     time.Time
 	Claude  claudever.Binary // the Claude Code in use: what it shares depends on its release
 	Env     env.Env          // the environment Claude gets (an API key there is a login)
-	Unclean bool             // the last Claude here ended without its launcher (lock.Unclean)
+	Unclean int64            // the last Claude here ended without its launcher, alive until then (lock.Unclean)
 }
 
 // plan is the launcher's own runtime plan for this workspace.

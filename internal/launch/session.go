@@ -34,11 +34,15 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	id, token := sessionOf(held)
 	hold := HoldSignals()
 	defer hold()
+	// While Claude runs, its lock says the launcher is alive: after a crash,
+	// the next launch takes what changed until then as this Claude's.
+	stopBeat := held.Heartbeat()
 	st, err := Run(Spec{
 		Path: w.Claude.Path, Args: w.sessionArgs(id, token, args, io), Env: w.ClaudeEnv().List(), Dir: w.dir,
 		Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr,
 		Started: func(pid int) { _ = held.SetClaudePID(pid) },
 	})
+	stopBeat()
 	session.Forget(w.lockDir, id, token)
 	held.Release()
 	// Even when Claude did not start: the pass also records that the

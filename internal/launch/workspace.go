@@ -27,9 +27,10 @@ type Workspace struct {
 	// Claude is the binary this workspace runs and its release; set by
 	// FindClaude.
 	Claude claudever.Binary
-	// Unclean: the last Claude in this runtime ended without its launcher
-	// (lock.Unclean); read before this process takes the lock.
-	Unclean bool
+	// Unclean: the last Claude in this runtime ended without its launcher,
+	// which was last known alive then (lock.Unclean, Unix nanoseconds; 0
+	// when it ended with it); read before this process takes the lock.
+	Unclean int64
 
 	env     env.Env
 	dir     string // the working directory

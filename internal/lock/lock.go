@@ -177,6 +177,40 @@ func Acquire(dir, key string, slots int, h Holder, where string) (*Lock, error) 
 // Holder is what the lock's file says of its holder.
 func (l *Lock) Holder() Holder { return l.holder }
 
+// Beat stamps the lock file with the time now: the holder was alive then
+// (Unclean reads it after a holder died).
+func (l *Lock) Beat() error {
+	tv := syscall.NsecToTimeval(time.Now().UnixNano())
+	return syscall.Futimes(int(l.f.Fd()), []syscall.Timeval{tv, tv})
+}
+
+// HeartbeatEvery is how often Heartbeat stamps the lock: after a crash, at
+// most this much of the session's last writes are not taken as Claude's.
+const HeartbeatEvery = time.Second
+
+// Heartbeat stamps the lock (Beat) every HeartbeatEvery until stop is
+// called; stop stamps it once more and returns when the stamping is over.
+func (l *Lock) Heartbeat() (stop func()) {
+	done, over := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(over)
+		t := time.NewTicker(HeartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				_ = l.Beat()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-over
+	}
+}
+
 // SetClaudePID records Claude's own PID once it runs, for status and close.
 func (l *Lock) SetClaudePID(pid int) error {
 	l.holder.ClaudePID = pid
@@ -305,24 +339,31 @@ func AccountKeys(account string) func(string) bool {
 }
 
 // Unclean reports whether a holder of one of key's slots died without
-// releasing it (a launcher killed with -9, a machine that lost power): the
-// lock is free but its file still names the holder, which Release would have
-// cleared. Whatever Claude wrote then was never recorded by the launcher.
-func Unclean(dir, key string, slots int) bool {
+// releasing it (a launcher killed with -9): the lock is free but its file
+// still names the holder, which Release would have cleared. It returns 0
+// when none did, else the last time (Unix nanoseconds) such a holder was
+// known alive: its lock file's modification time, which Heartbeat keeps
+// stamping while Claude runs. Claude ends with its launcher (the kernel
+// tells it to), so what changed in its config dir until then may be its
+// work; what changed later is not. A machine that lost power leaves no lock
+// in a lock dir on tmpfs (XDG_RUNTIME_DIR): 0, and the session's changes are
+// then treated like any made while no Claude ran.
+func Unclean(dir, key string, slots int) int64 {
+	var last int64
 	for slot := 0; slot < slots; slot++ {
 		path := filepath.Join(dir, Name(key, slot))
 		fi, err := os.Lstat(path)
 		if err != nil {
 			if slot > 0 {
-				return false // slots are taken in order: none past a missing one
+				break // slots are taken in order: none past a missing one
 			}
 			continue
 		}
 		if fi.Size() > 0 && fi.Mode().IsRegular() && Probe(path) == nil {
-			return true
+			last = max(last, fi.ModTime().UnixNano())
 		}
 	}
-	return false
+	return last
 }
 
 // Probe returns the holder of the lock at path, or nil when it is free.
