@@ -25,25 +25,31 @@ type Layout struct {
 	ConfigDir string // CLAUDE_CONFIG_DIR
 	IsRuntime bool   // a per-workspace runtime (layer 3), not the account dir
 	ReadOnly  string // non-empty: the git dir that could not be written, so the runtime moved to the state dir
+	// Stranger: the checkout git records for this git dir, when it is not
+	// this work tree (gitctx.Context.Stranger): that one owns the git dir's
+	// runtime, so this work tree's is in the state dir.
+	Stranger string
 }
 
 // Locate picks the config dir for a context: the account dir outside git and
 // in bare repositories (there is no work tree to isolate), else
-// $GIT_DIR/claude-runtime/<account>, else — when the git dir is read-only — a
-// per-workspace dir under $XDG_STATE_HOME/claude-account/.
+// $GIT_DIR/claude-runtime/<account>, else — when the git dir is read-only, or
+// belongs to another checkout (a .git file naming another checkout's git
+// dir, GIT_WORK_TREE, a copied worktree) — a per-workspace dir under
+// $XDG_STATE_HOME/claude-account/.
 func Locate(a *account.Account, ctx gitctx.Context, e env.Env) Layout {
 	if ctx.Kind == gitctx.NotGit || ctx.Kind == gitctx.Bare {
 		return Layout{ConfigDir: a.Dir}
+	}
+	state := filepath.Join(e.StateHome(), "claude-account", ctx.Fingerprint, a.Name)
+	if ctx.Stranger() {
+		return Layout{ConfigDir: state, IsRuntime: true, Stranger: ctx.Recorded}
 	}
 	dir := filepath.Join(ctx.GitDir, DirName, a.Name)
 	if writable(dir) {
 		return Layout{ConfigDir: dir, IsRuntime: true}
 	}
-	return Layout{
-		ConfigDir: filepath.Join(e.StateHome(), "claude-account", ctx.Fingerprint, a.Name),
-		IsRuntime: true,
-		ReadOnly:  ctx.GitDir,
-	}
+	return Layout{ConfigDir: state, IsRuntime: true, ReadOnly: ctx.GitDir}
 }
 
 // writable asks the kernel whether we could create or change dir, checking

@@ -147,6 +147,10 @@ func MakePlan(in Input) (*Plan, error) {
 	if in.Layout.ReadOnly != "" {
 		p.Notes = append(p.Notes, fmt.Sprintf("%s is read-only; this workspace's runtime is %s", in.Layout.ReadOnly, in.Layout.ConfigDir))
 	}
+	if in.Layout.Stranger != "" {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s reaches the git dir %s, which git records as %s's; that checkout keeps its runtime, and this work tree runs with its own, %s",
+			in.Context.Toplevel, in.Context.GitDir, in.Layout.Stranger, in.Layout.ConfigDir))
+	}
 	if !in.Layout.IsRuntime {
 		// The account dir is its own config dir: only its state is coalesced.
 		if err := p.planState(in, false); err != nil {

@@ -43,13 +43,16 @@ const (
 // fingerprint whichever path led to it.
 type Context struct {
 	Kind        Kind
-	Dir         string   // canonical directory detection started from
-	Toplevel    string   // canonical work tree root; "" for NotGit and Bare
-	GitDir      string   // canonical $GIT_DIR; for a linked worktree <common>/worktrees/<name>; "" for NotGit
-	CommonDir   string   // canonical common git dir; equals GitDir except for linked worktrees
-	Worktree    string   // for Linked: the <name> under <common>/worktrees/; else ""
-	Fingerprint string   // Fingerprint(Toplevel), or "" when Toplevel is ""
-	Notes       []string // one-line notices for the user, e.g. why a dangling gitdir fell back to NotGit
+	Dir         string // canonical directory detection started from
+	Toplevel    string // canonical work tree root; "" for NotGit and Bare
+	GitDir      string // canonical $GIT_DIR; for a linked worktree <common>/worktrees/<name>; "" for NotGit
+	CommonDir   string // canonical common git dir; equals GitDir except for linked worktrees
+	Worktree    string // for Linked: the <name> under <common>/worktrees/; else ""
+	Fingerprint string // Fingerprint(Toplevel), or "" when Toplevel is ""
+	// Recorded is the work tree git itself records for GitDir (RecordedCheckout);
+	// "" when it records none. Only that checkout owns the git dir's runtime.
+	Recorded string
+	Notes    []string // one-line notices for the user, e.g. why a dangling gitdir fell back to NotGit
 }
 
 // Fingerprint is the 16-hex-digit FNV-1a-64 of a canonical path. It only
@@ -208,7 +211,7 @@ func (d *detector) discovered(r repo, workDir string, implicit bool) (Context, e
 	if implicit {
 		return d.owner(r, cfg)
 	}
-	return d.finish(r, workDir), nil
+	return d.finish(r, workDir, cfg), nil
 }
 
 // explicit is setup_explicit_git_dir for GIT_DIR from the environment.
@@ -260,7 +263,7 @@ func (d *detector) workTree(r repo, cfg coreConfig) (Context, error) {
 		if err != nil {
 			return d.ctx, fmt.Errorf("GIT_WORK_TREE=%s: %w; unset GIT_WORK_TREE or create the directory", env, unwrapPath(err))
 		}
-		return d.finish(r, top), nil
+		return d.finish(r, top, cfg), nil
 	}
 	if cfg.bare == boolTrue {
 		if cfg.hasWorktree {
@@ -276,10 +279,10 @@ func (d *detector) workTree(r repo, cfg coreConfig) (Context, error) {
 			}
 			return d.note("%s sets core.worktree to %s, which does not exist; fix core.worktree; using no git context", join(r.common, "config"), cfg.worktree), nil
 		}
-		return d.finish(r, top), nil
+		return d.finish(r, top, cfg), nil
 	}
 	// Git's implicit work tree: with GIT_DIR and nothing else, the cwd.
-	return d.finish(r, d.ctx.Dir), nil
+	return d.finish(r, d.ctx.Dir, cfg), nil
 }
 
 // owner maps a git dir the cwd lies in to the work tree it belongs to.
@@ -304,10 +307,10 @@ func (d *detector) owner(r repo, cfg coreConfig) (Context, error) {
 			}
 			return d.note("worktree %s was at %s, which does not exist; run 'git worktree prune' from the main repository; using no git context", filepath.Base(r.gitDir), filepath.Dir(p)), nil
 		}
-		return d.finish(r, filepath.Dir(dotGit)), nil
+		return d.finish(r, filepath.Dir(dotGit), cfg), nil
 	}
 	if filepath.Base(r.gitDir) == ".git" {
-		return d.finish(r, filepath.Dir(r.gitDir)), nil
+		return d.finish(r, filepath.Dir(r.gitDir), cfg), nil
 	}
 	// Nothing names the work tree of a git dir like the target of
 	// --separate-git-dir; git treats it as having none, and so do we. Say
@@ -325,11 +328,12 @@ func (d *detector) bare(r repo) Context {
 	return d.ctx
 }
 
-func (d *detector) finish(r repo, toplevel string) Context {
+func (d *detector) finish(r repo, toplevel string, cfg coreConfig) Context {
 	d.ctx.GitDir = r.gitDir
 	d.ctx.CommonDir = r.common
 	d.ctx.Toplevel = toplevel
 	d.ctx.Fingerprint = Fingerprint(toplevel)
+	d.ctx.Recorded = recordedCheckout(r, cfg)
 	switch {
 	case r.gitDir != r.common:
 		d.ctx.Kind = Linked
@@ -340,6 +344,49 @@ func (d *detector) finish(r repo, toplevel string) Context {
 		d.ctx.Kind = Main
 	}
 	return d.ctx
+}
+
+// recordedCheckout is the work tree git records for the git dir of r: for a
+// linked worktree, the dir of the .git file its gitdir file names (git
+// worktree add and move write it); for any other, core.worktree when set
+// (git submodule sets it), else the dir holding a git dir named .git. ""
+// when git records none (the target of --separate-git-dir). Canonical when
+// it exists; a recorded dir that is gone (moved by hand) is returned as
+// recorded, so it is nobody's toplevel.
+func recordedCheckout(r repo, cfg coreConfig) string {
+	at := func(base, p string) string {
+		if got, err := resolve(base, p); err == nil {
+			return got
+		}
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(base, p)
+	}
+	if r.hasCommon {
+		data, err := readFile(join(r.gitDir, "gitdir"), 4096)
+		p := strings.TrimRight(string(data), " \t\r\n")
+		if err != nil || p == "" {
+			return ""
+		}
+		return filepath.Dir(at(r.gitDir, p))
+	}
+	if cfg.hasWorktree {
+		return at(r.gitDir, cfg.worktree)
+	}
+	if filepath.Base(r.gitDir) == ".git" {
+		return filepath.Dir(r.gitDir)
+	}
+	return ""
+}
+
+// Stranger reports whether the work tree reaches a git dir that git records
+// for another checkout (a .git file naming another checkout's git dir,
+// GIT_DIR with GIT_WORK_TREE, a copied linked worktree, one moved by hand):
+// that checkout owns the git dir's runtime, and this one must not displace
+// it.
+func (c Context) Stranger() bool {
+	return c.Toplevel != "" && c.Recorded != "" && c.Recorded != c.Toplevel
 }
 
 // note gives up on git context with a reason, as NotGit.

@@ -470,3 +470,50 @@ func BenchmarkDetect(b *testing.B) {
 		})
 	}
 }
+
+// TestRecordedCheckout: only the work tree git records for a git dir owns
+// it; every other way of reaching that git dir is a stranger.
+func TestRecordedCheckout(t *testing.T) {
+	r := newRepos(t)
+	r.mainWithWorktree(t)
+	r.mkdir(t, "planted")
+	r.write(t, "planted/.git", "gitdir: "+r.path("main/.git")+"\n")
+	r.mkdir(t, "copy")
+	r.write(t, "copy/.git", "gitdir: "+r.path("main/.git/worktrees/wt")+"\n")
+	r.mkdir(t, "other")
+	r.git(t, r.path("main"), "worktree", "add", "-q", r.path("moved-from"), "-b", "m")
+	r.git(t, r.path("main"), "worktree", "move", r.path("moved-from"), r.path("moved-to"))
+	for _, c := range []struct {
+		dir      string
+		env      map[string]string
+		recorded string
+		stranger bool
+	}{
+		{dir: "main", recorded: "main"},
+		{dir: "main/.git", recorded: "main"},
+		{dir: "wt", recorded: "wt"},
+		{dir: "moved-to", recorded: "moved-to"},
+		{dir: "planted", recorded: "main", stranger: true},
+		{dir: "copy", recorded: "wt", stranger: true},
+		{dir: "other", env: map[string]string{"GIT_DIR": r.path("main/.git"), "GIT_WORK_TREE": r.path("other")}, recorded: "main", stranger: true},
+	} {
+		ctx, err := Detect(r.path(c.dir), func(k string) string { return c.env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ctx.Recorded != r.path(c.recorded) || ctx.Stranger() != c.stranger {
+			t.Errorf("%s: recorded %s, stranger %v; want %s, %v", c.dir, ctx.Recorded, ctx.Stranger(), r.path(c.recorded), c.stranger)
+		}
+	}
+	// A worktree moved by hand: git still records the old place.
+	if err := os.Rename(r.path("moved-to"), r.path("by-hand")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, err := Detect(r.path("by-hand"), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctx.Recorded != r.path("moved-to") || !ctx.Stranger() {
+		t.Errorf("moved by hand: recorded %s, stranger %v; want the old place, a stranger", ctx.Recorded, ctx.Stranger())
+	}
+}
