@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -89,11 +88,11 @@ func (c *BindCmd) Run(d *Deps) error {
 	}
 	switch prev {
 	case c.Account:
-		fmt.Fprintf(d.Stdout, "%s is already bound to %s\n", d.Env.TildePath(dir), c.Account)
+		d.stdout().Linef("%s is already bound to %s", d.Env.TildePath(dir), c.Account)
 	case "":
-		fmt.Fprintf(d.Stdout, "bound %s to %s\n", d.Env.TildePath(dir), c.Account)
+		d.stdout().Linef("bound %s to %s", d.Env.TildePath(dir), c.Account)
 	default:
-		fmt.Fprintf(d.Stdout, "bound %s to %s (was %s)\n", d.Env.TildePath(dir), c.Account, prev)
+		d.stdout().Linef("bound %s to %s (was %s)", d.Env.TildePath(dir), c.Account, prev)
 	}
 	return nil
 }
@@ -133,16 +132,14 @@ func (c *BindCmd) list(d *Deps) error {
 		out = append(out, BindingJSON{Directory: abs, Canonical: binding.Canonical(abs), Account: b.Account, Declared: b.Declared, File: file})
 	}
 	if c.JSON {
-		enc := json.NewEncoder(d.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return d.stdout().JSON(out)
 	}
 	for _, b := range out {
-		tag := ""
 		if b.Declared {
-			tag = "\t(declared)"
+			d.stdout().Fields(d.Env.TildePath(b.Directory), b.Account, "(declared)")
+		} else {
+			d.stdout().Fields(d.Env.TildePath(b.Directory), b.Account)
 		}
-		fmt.Fprintf(d.Stdout, "%s\t%s%s\n", d.Env.TildePath(b.Directory), b.Account, tag)
 	}
 	return nil
 }
@@ -160,7 +157,7 @@ func (c *UnbindCmd) Run(d *Deps) error {
 	if !ok {
 		return fmt.Errorf("%s has no binding of its own; 'claude-account bind --list' shows them", d.Env.TildePath(dir))
 	}
-	fmt.Fprintf(d.Stdout, "unbound %s (was %s)\n", d.Env.TildePath(dir), acct)
+	d.stdout().Linef("unbound %s (was %s)", d.Env.TildePath(dir), acct)
 	return nil
 }
 

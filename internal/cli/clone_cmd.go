@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -108,9 +106,7 @@ func (c *CloneCmd) Run(d *Deps) error {
 	}
 
 	if c.JSON {
-		enc := json.NewEncoder(d.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(CloneResult{Repo: repo.Dir, Worktree: wt.Dir, Branch: wt.Branch, URL: repo.URL, Cloned: repo.Cloned})
+		return d.stdout().JSON(CloneResult{Repo: repo.Dir, Worktree: wt.Dir, Branch: wt.Branch, URL: repo.URL, Cloned: repo.Cloned})
 	}
 	verb := "fetched"
 	if repo.Cloned {
@@ -134,7 +130,7 @@ func (c *CloneCmd) Run(d *Deps) error {
 	if wt.Submodules {
 		how += "; initialised submodules"
 	}
-	fmt.Fprintf(d.Stdout, "%s %s into %s; %s\n", verb, repo.URL, d.Env.TildePath(repo.Dir), how)
-	fmt.Fprintln(d.Stdout, wt.Dir)
+	d.stdout().Linef("%s %s into %s; %s", verb, repo.URL, d.Env.TildePath(repo.Dir), how)
+	d.stdout().Line(wt.Dir)
 	return nil
 }

@@ -113,7 +113,7 @@ func (c *CloseCmd) Run(d *Deps) error {
 		default:
 			where = "outside git"
 		}
-		fmt.Fprintf(d.Stdout, "not running: claude (%s) has no instance %s; nothing to stop\n", ws.Account.Name, where)
+		d.stdout().Linef("not running: claude (%s) has no instance %s; nothing to stop", ws.Account.Name, where)
 		return nil
 	}
 	var failed []string
@@ -145,7 +145,7 @@ func (c *CloseCmd) Run(d *Deps) error {
 			failed = append(failed, fmt.Sprintf("claude (%s) %s, PID %d, still runs after %s; 'kill -KILL %d' ends it", h.Account, where, h.PID, c.Timeout, h.PID))
 			continue
 		}
-		fmt.Fprintf(d.Stdout, "stopped claude (%s) %s (PID %d)\n", h.Account, where, h.PID)
+		d.stdout().Linef("stopped claude (%s) %s (PID %d)", h.Account, where, h.PID)
 	}
 	if len(failed) > 0 {
 		return errors.New(failed[0])

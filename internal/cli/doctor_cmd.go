@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -104,36 +103,34 @@ func (c *DoctorCmd) Run(d *Deps) error {
 	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...), Claude: bin,
 		Shared: configdir.SharedState(ws.Account, ws.Layout, d.Env, bin), LoggedIn: doctor.HasLogin(in)}
 	if c.JSON {
-		enc := json.NewEncoder(d.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := d.stdout().JSON(rep); err != nil {
 			return err
 		}
 	} else {
 		for _, f := range found {
-			fmt.Fprintf(d.Stdout, "problem: %s\n", f.Message)
+			d.stdout().Linef("problem: %s", f.Message)
 			if f.Fixed != "" {
-				fmt.Fprintf(d.Stdout, "  fixed: %s\n", f.Fixed)
+				d.stdout().Linef("  fixed: %s", f.Fixed)
 			}
 		}
 		switch {
 		case len(found) > 0:
 		case !rep.LoggedIn:
-			fmt.Fprintf(d.Stdout, "ok: claude (%s) can start in %s (config dir %s); it asks you to log in once: no login in %s yet, and every worktree shares the one you give\n",
+			d.stdout().Linef("ok: claude (%s) can start in %s (config dir %s); it asks you to log in once: no login in %s yet, and every worktree shares the one you give",
 				ws.Account.Name, ws.Where(), d.Env.TildePath(ws.Layout.ConfigDir), d.Env.TildePath(ws.Account.Dir))
 		default:
-			fmt.Fprintf(d.Stdout, "ok: claude (%s) is ready in %s (config dir %s)\n", ws.Account.Name, ws.Where(), d.Env.TildePath(ws.Layout.ConfigDir))
+			d.stdout().Linef("ok: claude (%s) is ready in %s (config dir %s)", ws.Account.Name, ws.Where(), d.Env.TildePath(ws.Layout.ConfigDir))
 		}
 		if claudeErr == nil {
-			fmt.Fprintf(d.Stdout, "claude: %s, Claude Code %s\n", d.Env.TildePath(bin.Path), bin.Describe())
+			d.stdout().Linef("claude: %s, Claude Code %s", d.Env.TildePath(bin.Path), bin.Describe())
 		}
 		for _, s := range rep.Shared {
-			fmt.Fprintf(d.Stdout, "shared %s: %s\n", s.Name, sharedWhere(d, s))
+			d.stdout().Linef("shared %s: %s", s.Name, sharedWhere(d, s))
 		}
 	}
 	if len(remaining) > 0 {
 		if c.Fix && !c.JSON {
-			fmt.Fprintf(d.Stdout, "%d problem(s) remain\n", len(remaining))
+			d.stdout().Linef("%d problem(s) remain", len(remaining))
 		}
 		return ExitCodeError(1)
 	}

@@ -93,7 +93,7 @@ func (c *HookCreateCmd) Run(d *Deps) error {
 		// ps shows the worktree under the session that made it.
 		_ = session.AddWorktree(lock.Dir(d.Env), c.Session, c.Token, res.Path, d.Now())
 	}
-	fmt.Fprintln(d.Stdout, res.Path)
+	d.stdout().Line(res.Path)
 	return nil
 }
 

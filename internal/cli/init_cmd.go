@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -88,7 +87,7 @@ func (c *InitCmd) Run(d *Deps) error {
 		if err := account.Init(c.Name, dir); err != nil {
 			return err
 		}
-		fmt.Fprintf(d.Stdout, "made account %s in %s; start Claude with: claude-account run --account %s\n", c.Name, d.Env.TildePath(dir), c.Name)
+		d.stdout().Linef("made account %s in %s; start Claude with: claude-account run --account %s", c.Name, d.Env.TildePath(dir), c.Name)
 		return nil
 	}
 	return c.adopt(d, dir)
@@ -190,9 +189,9 @@ func (c *InitCmd) print(d *Deps, p *adopt.Plan) {
 	case p.Into:
 		verb = "added what it lacked from"
 	}
-	fmt.Fprintf(d.Stdout, "%s %s to account %s in %s:\n", verb, t(p.Source.Dir), c.Name, t(p.Dest))
+	d.stdout().Linef("%s %s to account %s in %s:", verb, t(p.Source.Dir), c.Name, t(p.Dest))
 	if len(p.Parts) == 0 {
-		fmt.Fprintf(d.Stdout, "  nothing\n")
+		d.stdout().Line("  nothing")
 	}
 	for _, part := range p.Parts {
 		var what []string
@@ -207,7 +206,7 @@ func (c *InitCmd) print(d *Deps, p *adopt.Plan) {
 		if part.Kept > 0 {
 			what = append(what, fmt.Sprintf("%d kept as the account has them", part.Kept))
 		}
-		fmt.Fprintf(d.Stdout, "  %-12s %s: %s\n", part.Name, t(part.From), strings.Join(what, "; "))
+		d.stdout().Linef("  %-12s %s: %s", part.Name, t(part.From), strings.Join(what, "; "))
 	}
 	all := func(s string) string { // every path under HOME in a sentence, as ~/…
 		if h := d.Env.Home(); h != "" && h != "/" {
@@ -216,13 +215,13 @@ func (c *InitCmd) print(d *Deps, p *adopt.Plan) {
 		return s
 	}
 	for _, n := range p.Source.Notes {
-		fmt.Fprintf(d.Stderr, "claude-account: note: %s\n", all(n))
+		d.stderr().Linef("claude-account: note: %s", all(n))
 	}
 	for _, s := range p.Skipped {
-		fmt.Fprintf(d.Stderr, "claude-account: %s: %s\n", t(s.Path), s.Why) // absolute paths: the hints in it are commands to paste
+		d.stderr().Linef("claude-account: %s: %s", t(s.Path), s.Why) // absolute paths: the hints in it are commands to paste
 	}
 	if !c.DryRun {
-		fmt.Fprintf(d.Stdout, "%s was not changed; start Claude with: claude-account run --account %s\n", t(p.Source.Dir), c.Name)
+		d.stdout().Linef("%s was not changed; start Claude with: claude-account run --account %s", t(p.Source.Dir), c.Name)
 	}
 }
 
@@ -254,7 +253,5 @@ func (c *InitCmd) printJSON(d *Deps, p *adopt.Plan) error {
 	if out.Notes == nil {
 		out.Notes = []string{}
 	}
-	enc := json.NewEncoder(d.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return d.stdout().JSON(out)
 }

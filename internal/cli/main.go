@@ -17,6 +17,7 @@ import (
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/out"
 )
 
 // Deps is what commands read instead of globals, so tests and the launcher
@@ -80,7 +81,7 @@ Installed as claude<name> (a link to claude-account), every argument goes to Cla
 func Main(argv []string) int {
 	wd, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "claude-account: the current directory is gone: %v; cd somewhere that exists\n", err)
+		out.To(os.Stderr).Linef("claude-account: the current directory is gone: %v; cd somewhere that exists", err)
 		return 1
 	}
 	d := &Deps{
@@ -108,10 +109,10 @@ func run(d *Deps, args []string) int {
 		if d.command != "" {
 			help = "claude-account " + d.command + " --help"
 		}
-		fmt.Fprintln(d.Stderr, "claude-account: "+oneLine(ue.Error())+"; see '"+help+"'")
+		d.stderr().Line("claude-account: " + ue.Error() + "; see '" + help + "'")
 		return 2
 	}
-	fmt.Fprintln(d.Stderr, "claude-account: "+oneLine(strings.TrimPrefix(err.Error(), "claude-account: ")))
+	d.stderr().Line("claude-account: " + strings.TrimPrefix(err.Error(), "claude-account: "))
 	// Only our own "already running" has an exit status of its own: a git
 	// failure deep inside must not leak git's 128 as ours.
 	var running *lock.AlreadyRunningError
@@ -120,32 +121,6 @@ func run(d *Deps, args []string) int {
 	}
 	return 1
 }
-
-// oneLine keeps a message on one line whatever the paths in it hold: a
-// newline or other control character in a file name is shown escaped.
-func oneLine(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case isControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // exitCode lets kong's --help and parse errors end dispatch without os.Exit.
 type exitCode int
@@ -297,5 +272,10 @@ func launcherAccount(prog string) (string, bool) {
 
 // notef prints one notice line on stderr, prefixed and kept on one line.
 func (d *Deps) notef(format string, args ...any) {
-	fmt.Fprintln(d.Stderr, "claude-account: "+oneLine(fmt.Sprintf(format, args...)))
+	d.stderr().Line("claude-account: " + fmt.Sprintf(format, args...))
 }
+
+// stdout and stderr are where commands print, always through package out:
+// what a repository names reaches no terminal as a control sequence.
+func (d *Deps) stdout() out.Printer { return out.To(d.Stdout) }
+func (d *Deps) stderr() out.Printer { return out.To(d.Stderr) }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"text/tabwriter"
+	"strconv"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
@@ -52,19 +52,19 @@ func (c *PsCmd) Run(d *Deps) error {
 		return writeJSON(d, infos)
 	}
 	if len(infos) == 0 {
-		fmt.Fprintln(d.Stdout, "no Claude session runs")
+		d.stdout().Line("no Claude session runs")
 		return nil
 	}
-	tw := tabwriter.NewWriter(d.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STATE\tSINCE\tACCOUNT\tWORKTREE\tBRANCH\tPID\tPATH")
+	tb := d.stdout().Table()
+	tb.Row("STATE", "SINCE", "ACCOUNT", "WORKTREE", "BRANCH", "PID", "PATH")
 	for _, in := range infos {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", in.State, since(d.Now(), in.Since), in.Account,
-			orDash(worktreeName(in)), orDash(in.Branch), in.PID, orDash(d.Env.TildePath(in.Path)))
+		tb.Row(in.State, since(d.Now(), in.Since), in.Account,
+			orDash(worktreeName(in)), orDash(in.Branch), strconv.Itoa(in.PID), orDash(d.Env.TildePath(in.Path)))
 		for _, w := range in.Worktrees {
-			fmt.Fprintf(tw, "\t\t\t└ %s\t%s\t\t%s\n", orDash(w.Slug), orDash(w.Branch), d.Env.TildePath(w.Path))
+			tb.Row("", "", "", "└ "+orDash(w.Slug), orDash(w.Branch), "", d.Env.TildePath(w.Path))
 		}
 	}
-	return tw.Flush()
+	return tb.Flush()
 }
 
 // sessions are the running sessions (of account, or of all when ""), the

@@ -105,8 +105,10 @@ func (c *RunCmd) Run(d *Deps) error {
 	inv := session.Classify(args, bin)
 	switch {
 	case c.DryRun:
-		out, err := ws.DryRun(args, inv, io)
-		fmt.Fprint(d.Stdout, out)
+		lines, err := ws.DryRun(args, inv, io)
+		for _, l := range lines {
+			d.stdout().Line(l)
+		}
 		return err
 	case !inv.Session:
 		return exitStatus(ws.Command(args, io))
@@ -164,7 +166,7 @@ func (c *RunCmd) dryRunWorktree(d *Deps) (done bool, err error) {
 		d.Dir = path
 		return false, nil
 	}
-	fmt.Fprintf(d.Stdout, "would create worktree %s on branch %s (claude-account worktree new %s), then build its runtime and start Claude there\n",
+	d.stdout().Linef("would create worktree %s on branch %s (claude-account worktree new %s), then build its runtime and start Claude there",
 		path, worktree.Branch(c.Worktree), c.Worktree)
 	return true, nil
 }

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
@@ -73,14 +71,12 @@ func (c *StatusCmd) Run(d *Deps) error {
 		st.Notes = []string{}
 	}
 	if c.JSON {
-		enc := json.NewEncoder(d.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return d.stdout().JSON(st)
 	}
-	tw := tabwriter.NewWriter(d.Stdout, 0, 4, 2, ' ', 0)
+	tb := d.stdout().Table()
 	row := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(tw, "%s\t%s\n", k, d.Env.TildePath(v))
+			tb.Row(k, d.Env.TildePath(v))
 		}
 	}
 	row("account", st.Account)
@@ -111,18 +107,18 @@ func (c *StatusCmd) Run(d *Deps) error {
 		if len(l.Chain) > 0 {
 			target = d.Env.TildePath(l.Chain[0])
 		}
-		fmt.Fprintf(tw, "link %s\t%s (%s)\n", l.Name, target, state)
+		tb.Row("link "+l.Name, target+" ("+state+")")
 	}
 	for _, s := range st.Shared {
-		fmt.Fprintf(tw, "shared %s\t%s\n", s.Name, sharedWhere(d, s))
+		tb.Row("shared "+s.Name, sharedWhere(d, s))
 	}
 	for _, h := range st.Running {
-		fmt.Fprintf(tw, "running\tPID %d (claude PID %d) since %s\n", h.PID, h.ClaudePID, h.Started.Local().Format("2006-01-02 15:04:05"))
+		tb.Row("running", fmt.Sprintf("PID %d (claude PID %d) since %s", h.PID, h.ClaudePID, h.Started.Local().Format("2006-01-02 15:04:05")))
 	}
 	for _, n := range st.Notes {
-		fmt.Fprintf(tw, "note\t%s\n", n)
+		tb.Row("note", n)
 	}
-	return tw.Flush()
+	return tb.Flush()
 }
 
 // sharedWhere is where a shared thing resolves and how: "~/.claude-max

@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os/exec"
 	"strconv"
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/out"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -66,7 +66,7 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 			line += " · " + strconv.Itoa(n) + " waiting"
 		}
 	}
-	fmt.Fprintln(d.Stdout, line)
+	d.stdout().Line(line)
 	return nil
 }
 
@@ -118,7 +118,7 @@ func statusLine(d *Deps, in statusInput, useGit bool) string {
 	} else if in.Model.ID != "" {
 		parts = append(parts, in.Model.ID)
 	}
-	return oneLine(strings.Join(parts, " · "))
+	return out.Inert(strings.Join(parts, " · "))
 }
 
 // gitState is one `git status --porcelain=v2 --branch`: "*" when anything is

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -100,7 +99,7 @@ func (c *TrustCmd) Run(d *Deps) error {
 	if len(servers) > 0 {
 		names = strings.Join(servers.Names(), ", ")
 	}
-	fmt.Fprintf(d.Stdout, "trusted %s (servers: %s); any edit revokes this\n", d.Env.TildePath(path), names)
+	d.stdout().Linef("trusted %s (servers: %s); any edit revokes this", d.Env.TildePath(path), names)
 	return nil
 }
 
@@ -131,12 +130,10 @@ func (c *TrustCmd) list(d *Deps, store trust.Store) error {
 		rows = append(rows, row{Path: e.Path, Key: e.Key, State: st})
 	}
 	if c.JSON {
-		enc := json.NewEncoder(d.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return d.stdout().JSON(rows)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(d.Stdout, "%-8s %s\n", r.State, d.Env.TildePath(r.Path))
+		d.stdout().Linef("%-8s %s", r.State, d.Env.TildePath(r.Path))
 	}
 	return nil
 }
@@ -152,9 +149,9 @@ func (c *UntrustCmd) Run(d *Deps) error {
 		return err
 	}
 	if n == 0 {
-		fmt.Fprintf(d.Stdout, "%s was not trusted\n", d.Env.TildePath(path))
+		d.stdout().Linef("%s was not trusted", d.Env.TildePath(path))
 		return nil
 	}
-	fmt.Fprintf(d.Stdout, "untrusted %s\n", d.Env.TildePath(path))
+	d.stdout().Linef("untrusted %s", d.Env.TildePath(path))
 	return nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"runtime/debug"
 )
 
@@ -28,7 +27,7 @@ func (VersionCmd) Run(d *Deps) error {
 			}
 		}
 	}
-	fmt.Fprintln(d.Stdout, "claude-account "+v)
+	d.stdout().Line("claude-account " + v)
 	return nil
 }
 

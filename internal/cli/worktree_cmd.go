@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
@@ -122,9 +120,9 @@ func (c *WorktreeNewCmd) Run(d *Deps) error {
 		return writeJSON(d, map[string]any{"path": res.Path, "branch": res.Branch, "created": res.Created, "notes": nonNil(res.Notes)})
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintln(d.Stdout, n)
+		d.stdout().Line(n)
 	}
-	fmt.Fprintln(d.Stdout, res.Path)
+	d.stdout().Line(res.Path)
 	return nil
 }
 
@@ -173,8 +171,8 @@ func (c *WorktreeListCmd) Run(d *Deps) error {
 		}
 		return writeJSON(d, out)
 	}
-	tw := tabwriter.NewWriter(d.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATH\tBRANCH\tSTATE\tAGE\tRUNTIME\tRUNNING")
+	tb := d.stdout().Table()
+	tb.Row("PATH", "BRANCH", "STATE", "AGE", "RUNTIME", "RUNNING")
 	for _, in := range infos {
 		state := []string{}
 		if in.Dirty > 0 {
@@ -207,10 +205,10 @@ func (c *WorktreeListCmd) Run(d *Deps) error {
 		if running == "" {
 			running = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Env.TildePath(in.Path), branch, strings.Join(state, ", "),
+		tb.Row(d.Env.TildePath(in.Path), branch, strings.Join(state, ", "),
 			age(d.Now(), in.Created), size(in.RuntimeBytes), running)
 	}
-	return tw.Flush()
+	return tb.Flush()
 }
 
 // WorktreeRmCmd is `claude-account worktree rm`.
@@ -238,9 +236,9 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 		return err
 	}
 	for _, n := range rm.Notes {
-		fmt.Fprintln(d.Stdout, n)
+		d.stdout().Line(n)
 	}
-	fmt.Fprintf(d.Stdout, "removed %s\n", d.Env.TildePath(rm.Path))
+	d.stdout().Linef("removed %s", d.Env.TildePath(rm.Path))
 	return nil
 }
 
@@ -278,9 +276,9 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	}
 	for _, v := range vs {
 		if v.Removed {
-			fmt.Fprintf(d.Stdout, "%s %s: %s\n", verb, d.Env.TildePath(v.Path), v.Why)
+			d.stdout().Linef("%s %s: %s", verb, d.Env.TildePath(v.Path), v.Why)
 		} else {
-			fmt.Fprintf(d.Stdout, "kept %s: %s\n", d.Env.TildePath(v.Path), v.Why)
+			d.stdout().Linef("kept %s: %s", d.Env.TildePath(v.Path), v.Why)
 		}
 	}
 	return nil
@@ -325,11 +323,7 @@ func size(n int64) string {
 	return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
 }
 
-func writeJSON(d *Deps, v any) error {
-	enc := json.NewEncoder(d.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func writeJSON(d *Deps, v any) error { return d.stdout().JSON(v) }
 
 func nonNil(s []string) []string {
 	if s == nil {

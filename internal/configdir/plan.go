@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -498,14 +497,14 @@ func discard(staged map[int]*fsx.Staged) {
 	}
 }
 
-// String renders the plan for --dry-run.
-func (p *Plan) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "config dir %s\n", p.ConfigDir)
+// Lines renders the plan for --dry-run, a line for the config dir and one
+// for each step.
+func (p *Plan) Lines() []string {
+	lines := []string{"config dir " + p.ConfigDir}
 	for _, s := range p.Steps {
-		b.WriteString(s.String() + "\n")
+		lines = append(lines, s.String())
 	}
-	return b.String()
+	return lines
 }
 
 // applyError names the file a step was about (not renameio's temporary file)

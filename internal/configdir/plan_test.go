@@ -85,7 +85,7 @@ func TestMakePlanMatrix(t *testing.T) {
 			p, err := MakePlan(in)
 			ok(t, err)
 			defer p.Close()
-			got := strings.ReplaceAll(p.String(), acctDir, "$ACCT")
+			got := strings.ReplaceAll(strings.Join(p.Lines(), "\n")+"\n", acctDir, "$ACCT")
 			if got != tt.want {
 				t.Errorf("plan in %s:\n%s\nwant:\n%s", tt.row, got, tt.want)
 			}

@@ -12,28 +12,26 @@ import (
 
 // DryRun describes what a launch with args would change and start, taking
 // no lock and writing nothing: the plan's steps, its notes, and the exec
-// line (env(1) words and Claude's arguments, the launcher's hooks included).
-// FindClaude has run.
-func (w *Workspace) DryRun(args []string, inv session.Invocation, io IO) (string, error) {
+// line (env(1) words and Claude's arguments, the launcher's hooks included),
+// a line each. FindClaude has run.
+func (w *Workspace) DryRun(args []string, inv session.Invocation, io IO) ([]string, error) {
 	plan, err := configdir.MakePlan(w.Input())
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer plan.Close()
 	if err := plan.Verify(); err != nil {
-		return "", err
+		return nil, err
 	}
-	var b strings.Builder
-	b.WriteString(plan.String())
+	lines := plan.Lines()
 	for _, n := range append(w.Context.Notes, plan.Notes...) {
-		b.WriteString("note: " + n + "\n")
+		lines = append(lines, "note: "+n)
 	}
 	if inv.Session {
 		// The session's name is its lock's; its holder is not known yet.
 		args = w.sessionArgs(strings.TrimSuffix(lock.Name(w.LockKey(), 0), ".lock"), "PID-START", args, io)
 	} else {
-		fmt.Fprintf(&b, "note: 'claude %s' is a command, not a session: it runs beside a session in this workspace, without the instance lock\n", inv.Command)
+		lines = append(lines, fmt.Sprintf("note: 'claude %s' is a command, not a session: it runs beside a session in this workspace, without the instance lock", inv.Command))
 	}
-	b.WriteString("exec " + envWords(w.env, w.ClaudeEnv()) + " " + shell.Join(append([]string{w.Claude.Path}, args...)) + "\n")
-	return b.String(), nil
+	return append(lines, "exec "+envWords(w.env, w.ClaudeEnv())+" "+shell.Join(append([]string{w.Claude.Path}, args...))), nil
 }

@@ -112,6 +112,15 @@ func (p Printer) Lines(text string) {
 	}
 }
 
+// Fields writes one line of cells separated by tabs (for cut -f), each cell
+// made inert: a tab inside a cell cannot make another field.
+func (p Printer) Fields(cells ...string) {
+	for i, c := range cells {
+		cells[i] = Inert(c)
+	}
+	io.WriteString(p.w, strings.Join(cells, "\t")+"\n")
+}
+
 // Table writes rows of cells in aligned columns (two spaces between), each
 // cell made inert: a tab in a cell cannot shift the columns.
 type Table struct{ tw *tabwriter.Writer }
