@@ -310,13 +310,16 @@ in
           inherit entry;
           owner = quote (opt [ name field entry ]);
         }) (self.entryNames account field);
+      # a whole directory: read when evaluation can (see readableDir);
+      # else `claude-account generate` checks it when the account is built
+      skillsDir = self.readableDir skills;
       owners =
         (
-          if builtins.isPath skills then
+          if skillsDir != null then
             map (entry: {
               inherit entry;
-              owner = "${quote (opt [ name "skills" ])} (${quote "${toString skills}/${entry}"})";
-            }) (attrNames (builtins.readDir skills))
+              owner = "${quote (opt [ name "skills" ])} (${quote "${toString skillsDir}/${entry}"})";
+            }) (attrNames (builtins.readDir skillsDir))
           else
             named "skills"
         )
@@ -360,13 +363,14 @@ in
     );
 
   # An entry declared by name and again in the whole directory (`<field>Dir`)
-  # is one file declared twice. Only a directory given as a Nix path is read;
-  # a build output is checked when the account is built.
+  # is one file declared twice. Only a directory evaluation can read
+  # (readableDir) is read; a build output is checked when the account is
+  # built.
   dirClashes =
     name: account: field:
     let
       opt = self.optionPath;
-      dir = account."${field}Dir" or null;
+      dir = self.readableDir (account."${field}Dir" or null);
       suffix = if field == "hooks" then "" else ".md";
       layerDir = if field == "outputStyles" then "output-styles" else field;
       files = builtins.listToAttrs (
@@ -376,7 +380,7 @@ in
         }) (self.filesBelow dir)
       );
     in
-    if !builtins.isPath dir then
+    if dir == null then
       [ ]
     else
       concatLists (

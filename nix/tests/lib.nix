@@ -1,5 +1,5 @@
 # Tests of nix/lib, builtins only (no nixpkgs):
-#   nix-instantiate --eval --strict --json nix/tests/lib.nix
+#   nix-instantiate --read-write-mode --eval --strict --json nix/tests/lib.nix
 # evaluates to { passed = N; … } or throws listing the failures.
 let
   l = import ../lib;
@@ -629,6 +629,48 @@ runTests {
       "`programs.claude-code.accounts.max.configDir` is `/home/u/.claude`, the directory of `programs.claude-code.configDir` that home-manager's own Claude Code module manages; give the account its own directory"
     ];
   };
+  # Which whole directories evaluation reads (a skills dir, agentsDir, …):
+  # a Nix path and sources in the store; never a build output (that would
+  # build at evaluation) or a string without context (pure evaluation may
+  # not read it): `claude-account generate` checks those.
+  testReadableDir =
+    let
+      drv = derivation {
+        name = "skills";
+        system = "x86_64-linux";
+        builder = "/bin/sh";
+      };
+      source = builtins.path {
+        path = ./fixtures/skills;
+        name = "skills";
+      };
+    in
+    {
+      expr = map (v: l.readableDir v != null) [
+        ./fixtures/skills
+        "${./fixtures/skills}"
+        "${./fixtures}/skills"
+        source
+        { outPath = source; }
+        drv
+        "${drv}/skills"
+        "/home/u/skills"
+        { }
+        null
+      ];
+      expected = [
+        true
+        true
+        true
+        true
+        true
+        false
+        false
+        false
+        false
+        false
+      ];
+    };
   # skills given as a directory (a documented form): no entry names to check.
   testSkillsAsPathHasNoProblems = {
     expr = problems {
@@ -713,6 +755,29 @@ runTests {
       "`programs.claude-code.accounts.max.commands.review` and `programs.claude-code.accounts.max.commandsDir` both declare `commands/review.md`; keep one of them"
       "`programs.claude-code.accounts.max.agents.review` and `programs.claude-code.accounts.max.agentsDir` both declare `agents/review.md`; keep one of them"
       ''`programs.claude-code.accounts.max.hooks."review.md"` and `programs.claude-code.accounts.max.hooksDir` both declare `hooks/review.md`; keep one of them''
+    ];
+  };
+  # The same clashes in directories given as strings of sources in the
+  # store, which evaluation reads too (issue 30); a build output is left to
+  # `claude-account generate`.
+  testClashesInStringDirs = {
+    expr = sort lessThan (problems {
+      max = account // {
+        skills = "${./fixtures/skills}";
+        plugins.pdf = ./fixtures/plugin;
+        agents.review = "mine";
+        agentsDir = "${./fixtures/commands}";
+      };
+      work = account // {
+        command = "claudework";
+        configDir = "/home/u/.claude-work";
+        skills = "${derivation { name = "skills"; system = "x86_64-linux"; builder = "/bin/sh"; }}";
+        plugins.pdf = ./fixtures/plugin;
+      };
+    });
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.max.agents.review` and `programs.claude-code.accounts.max.agentsDir` both declare `agents/review.md`; keep one of them"
+      "`programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills` (`${./fixtures/skills}/pdf`) both become `skills/pdf/` in the account dir; give each its own name"
     ];
   };
   # Account dirs inside each other or inside Claude Code's own directory.

@@ -2,7 +2,7 @@
 # lib/, no pkgs): alone, and beside a stand-in of home-manager's own
 # programs.claude-code module, with stand-ins for the home.* and
 # programs.git options and a stub pkgs.
-#   NIXPKGS_LIB=/path/to/nixpkgs/lib nix-instantiate --eval --strict --json nix/tests/module.nix
+#   NIXPKGS_LIB=/path/to/nixpkgs/lib nix-instantiate --read-write-mode --eval --strict --json nix/tests/module.nix
 # evaluates to { passed = N; … } or throws listing the failures.
 {
   nixpkgsLib ? builtins.getEnv "NIXPKGS_LIB",
@@ -621,6 +621,62 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       links = [ "/home/u/.claude-max/skills/pdf" ];
     };
   };
+  # skills given as a string, or as a build output, holding a skill named
+  # like a plugin (issue 30): a string of sources in the store is read at
+  # evaluation (assertion, and one link per entry as for a Nix path); a
+  # build output is not (that would build at evaluation): skills/ is one
+  # link, and `claude-account generate` fails the build naming both options
+  # (internal/generate TestRunSkillsDirClash).
+  testSkillsDirNotAPath =
+    let
+      skillsOf =
+        skills:
+        (eval {
+          modules = [
+            {
+              programs.claude-code.accounts.max = {
+                inherit skills;
+                plugins.pdf = ./fixtures/plugin;
+              };
+            }
+          ];
+        }).config;
+      shape = config: {
+        assertions = failedMessages config;
+        links = map (lib.removePrefix "/home/u/.claude-max/") (
+          builtins.filter (lib.hasPrefix "/home/u/.claude-max/skills") (attrNames config.home.file)
+        );
+      };
+      string = "${./fixtures/skills}";
+    in
+    {
+      expr = {
+        string = shape (skillsOf string);
+        source = shape (skillsOf (builtins.path {
+          path = ./fixtures/skills;
+          name = "skills";
+        }));
+        buildOutput = shape (skillsOf (pkgs.runCommand "skills" { } "cp -r ${./fixtures/skills} $out"));
+      };
+      expected = {
+        string = {
+          assertions = [
+            "`programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills` (`${string}/pdf`) both become `skills/pdf/` in the account dir; give each its own name"
+          ];
+          links = [ "skills/pdf" ];
+        };
+        source = {
+          assertions = [
+            "`programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills` (`${builtins.path { path = ./fixtures/skills; name = "skills"; }}/pdf`) both become `skills/pdf/` in the account dir; give each its own name"
+          ];
+          links = [ "skills/pdf" ];
+        };
+        buildOutput = {
+          assertions = [ ];
+          links = [ "skills" ];
+        };
+      };
+    };
   # Names that would merge or clash in the account's files: an assertion at
   # evaluation, quoting the option, never a failure when the account is built.
   testAssertionNameClashes = {

@@ -41,7 +41,6 @@ let
     _name: account:
     let
       drv = account.layer1;
-      skillsDir = if builtins.isPath account.skills then account.skills else null;
     in
     lib.mapAttrs' (
       rel: sub:
@@ -51,7 +50,7 @@ let
         }
         // lib.optionalAttrs (builtins.elem rel calib.contentDirs) { recursive = true; }
       )
-    ) (calib.layer2LinksWith skillsDir account.spec);
+    ) (calib.layer2LinksWith account.skills account.spec);
 
   # claude<name>: a link to claude-account (the program name selects the
   # account), or a small wrapper when the command or the account dir differ
