@@ -30,7 +30,9 @@ in
   #   home      config.home.homeDirectory
   #   accounts  { <name> = { enable, command, configDir, commands, agents,
   #             skills, worktreeDir, symlinkDirectories, … }; }
-  #   upstream  null, or home-manager's own module when enabled: { configDir; }
+  #   upstream  null, or home-manager's own module when enabled:
+  #             { configDir; wrapper = <its finalPackage's store path, when
+  #             that wraps its package>, or null; }
   #   files     the absolute targets of every home.file entry
   accountProblems =
     {
@@ -114,6 +116,18 @@ in
           else if upstream != null && dir == self.resolveConfigDir home upstream.configDir then
             [
               "${quote (opt [ name "configDir" ])} is ${quote dir}, the directory of `programs.claude-code.configDir` that home-manager's own Claude Code module manages; give the account its own directory"
+            ]
+          else
+            [ ]
+        )
+        ++ (
+          if
+            (upstream.wrapper or null) != null
+            && (account.package or null) != null
+            && toString account.package == upstream.wrapper
+          then
+            [
+              "${quote (opt [ name "package" ])} is home-manager's wrapper of `programs.claude-code.package` (its `finalPackage`), which passes that module's own plugins and MCP servers to every Claude it starts; set it to `config.programs.claude-code.package`, or leave it unset"
             ]
           else
             [ ]

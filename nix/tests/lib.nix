@@ -671,6 +671,34 @@ runTests {
         false
       ];
     };
+  # An account given upstream's wrapper as its package (issue 30).
+  testUpstreamWrapperAsPackage = {
+    expr = l.accountProblems {
+      inherit home;
+      accounts = {
+        max = account // {
+          package = "/nix/store/00000000000000000000000000000000-claude-code";
+        };
+        work = account // {
+          command = "claudework";
+          configDir = "/home/u/.claude-work";
+          package = "/nix/store/11111111111111111111111111111111-claude-code-2.1.90";
+        };
+        path = account // {
+          command = "claudepath";
+          configDir = "/home/u/.claude-path";
+          package = null;
+        };
+      };
+      upstream = {
+        configDir = "/home/u/.claude";
+        wrapper = "/nix/store/00000000000000000000000000000000-claude-code";
+      };
+    };
+    expected = [
+      "`programs.claude-code.accounts.max.package` is home-manager's wrapper of `programs.claude-code.package` (its `finalPackage`), which passes that module's own plugins and MCP servers to every Claude it starts; set it to `config.programs.claude-code.package`, or leave it unset"
+    ];
+  };
   # skills given as a directory (a documented form): no entry names to check.
   testSkillsAsPathHasNoProblems = {
     expr = problems {

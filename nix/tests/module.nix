@@ -496,12 +496,28 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       ];
     };
   };
-  testBesideSameAccounts = {
-    expr = lib.filterAttrs (name: _: elem name ourFiles) (
-      lib.mapAttrs (_: file: "${file.source}") beside.home.file
-    );
-    expected = lib.mapAttrs (_: file: "${file.source}") alone.home.file;
-  };
+  # The same accounts beside upstream, but for `work` (package = null):
+  # upstream, enabled, puts its wrapper on PATH, so work runs the Claude
+  # Code under it (testPackageNullBesideUpstream).
+  testBesideSameAccounts =
+    let
+      notWork = lib.filterAttrs (name: _: !lib.hasPrefix "/home/u/work/claude/" name);
+      work = config: specOf config "/home/u/work/claude/declared";
+    in
+    {
+      expr = {
+        files = notWork (
+          lib.filterAttrs (name: _: elem name ourFiles) (lib.mapAttrs (_: file: "${file.source}") beside.home.file)
+        );
+        work = work beside // { claude = null; };
+        workClaude = (work beside).claude;
+      };
+      expected = {
+        files = notWork (lib.mapAttrs (_: file: "${file.source}") alone.home.file);
+        work = work alone;
+        workClaude = "${pkgs.claude-code}/bin/claude";
+      };
+    };
   testBesideNoAssertionFails = {
     expr = failedMessages beside;
     expected = [ ];
@@ -911,6 +927,76 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       upstreamWraps = "symlinkJoin";
       account = "${olderClaude}/bin/claude";
     };
+  };
+  # `package = null` is the `claude` on PATH; beside home-manager's own
+  # module, enabled with a package, that is upstream's wrapper (issue 30):
+  # the account runs the package under it, and the switch warns about its
+  # version as for any account's.
+  testPackageNullBesideUpstream =
+    let
+      claudeOfNull =
+        up:
+        (eval {
+          upstream = true;
+          modules = [ { programs.claude-code = up // { accounts.max.package = null; }; } ];
+        }).config;
+      wrapped = claudeOfNull {
+        enable = true;
+        package = olderClaude;
+        mcpServers.up.command = "up-server";
+        plugins.up = ./fixtures/plugin;
+      };
+    in
+    {
+      expr = {
+        wrapped = wrapped.programs.claude-code.accounts.max.spec.claude;
+        upstreamWraps = wrapped.programs.claude-code.finalPackage.builder or null;
+        warned = map (w: head (lib.splitString "\n" w)) (filter (lib.hasInfix "accounts.max") wrapped.warnings);
+        notWrapped =
+          (claudeOfNull {
+            enable = true;
+            package = customClaude;
+          }).programs.claude-code.accounts.max.spec.claude;
+        # upstream puts nothing on PATH: the claude there is the user's
+        upstreamDisabled =
+          (claudeOfNull {
+            enable = false;
+            package = olderClaude;
+          }).programs.claude-code.accounts.max.spec.claude;
+        upstreamNull =
+          (claudeOfNull {
+            enable = true;
+            package = null;
+          }).programs.claude-code.accounts.max.spec.claude;
+      };
+      expected = {
+        wrapped = "${olderClaude}/bin/claude";
+        upstreamWraps = "symlinkJoin";
+        warned = [
+          "`programs.claude-code.accounts.max.package` is Claude Code 2.1.90, which shares less of the account than the launcher can:"
+        ];
+        notWrapped = "${customClaude}/bin/claude";
+        upstreamDisabled = null;
+        upstreamNull = null;
+      };
+    };
+  # Upstream's wrapper given outright: an assertion with the fix.
+  testPackageUpstreamsWrapperAsserted = {
+    expr = assertionMessages true (
+      { config, ... }:
+      {
+        programs.claude-code = {
+          enable = true;
+          package = olderClaude;
+          mcpServers.up.command = "up-server";
+          accounts.max.package = config.programs.claude-code.finalPackage;
+          accounts.work.package = config.programs.claude-code.package;
+        };
+      }
+    );
+    expected = [
+      "`programs.claude-code.accounts.max.package` is home-manager's wrapper of `programs.claude-code.package` (its `finalPackage`), which passes that module's own plugins and MCP servers to every Claude it starts; set it to `config.programs.claude-code.package`, or leave it unset"
+    ];
   };
   # An account's Claude Code older than a release the launcher relies on:
   # the switch warns, naming the account, the version and each row.

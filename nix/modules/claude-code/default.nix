@@ -17,8 +17,23 @@ let
   home = toString config.home.homeDirectory;
   enabled = lib.filterAttrs (_: account: account.enable) cfg.accounts;
 
-  # home-manager's own module, when it is imported and enabled.
-  upstream = if (cfg.enable or false) && cfg ? configDir then { inherit (cfg) configDir; } else null;
+  # home-manager's own module, when it is imported and enabled: its
+  # configDir, and the wrapper it makes of its package (finalPackage, when
+  # that differs from the package), as a store path.
+  upstream =
+    if (cfg.enable or false) && cfg ? configDir then
+      {
+        inherit (cfg) configDir;
+        wrapper =
+          if
+            cfg ? finalPackage && (cfg.package or null) != null && toString cfg.finalPackage != toString cfg.package
+          then
+            toString cfg.finalPackage
+          else
+            null;
+      }
+    else
+      null;
 
   claudeAccount = lib.getExe cfg.accountsPackage;
 
@@ -107,7 +122,7 @@ in
             name: account:
             calib.versionWarning {
               inherit name;
-              inherit (account) package;
+              package = account.claudePackage;
               declaresPlugins = account.spec ? plugins || account.spec ? lspServers;
             }
           ) enabled

@@ -102,6 +102,18 @@ let
     }
   ) topOptions.programs.claude-code.accountDefaults.definitionsWithLocations;
 
+  # The Claude Code under the `claude` that home-manager's own module puts
+  # on PATH, when it is enabled with a package; else null. What it puts
+  # there is its finalPackage: for a Claude Code older than 2.1.157, with
+  # plugins or MCP servers of its own, a wrapper that passes them to every
+  # `claude` it starts (`--plugin-dir`). An account with `package = null`
+  # runs this instead, never the wrapper.
+  upstreamClaude =
+    if topOptions.programs.claude-code ? finalPackage && (topConfig.programs.claude-code.enable or false) then
+      topConfig.programs.claude-code.package
+    else
+      null;
+
   accountModule =
     {
       name,
@@ -182,14 +194,29 @@ let
             else
               pkgs.claude-code or null;
           defaultText = literalExpression "config.programs.claude-code.package or pkgs.claude-code";
+          example = literalExpression "null";
           description = ''
-            The Claude Code this account runs. Set it to `null` to run the
-            {command}`claude` found on {env}`PATH`. The default is
-            home-manager's own {option}`programs.claude-code.package` (not
-            its wrapper, which carries that module's plugins and MCP
-            servers), else `pkgs.claude-code`. When its version is older
+            The Claude Code this account runs. The default is home-manager's
+            own {option}`programs.claude-code.package` (not its wrapper,
+            which carries that module's plugins and MCP servers), else
+            `pkgs.claude-code`. `null` runs the {command}`claude` found on
+            {env}`PATH`; while home-manager's own module is enabled with a
+            package, that {command}`claude` is its wrapper, so the account
+            runs the package under it instead. When the version is older
             than a release the launcher relies on, the switch warns, naming
             what is not shared.
+          '';
+        };
+
+        claudePackage = mkOption {
+          type = types.nullOr types.package;
+          readOnly = true;
+          internal = true;
+          visible = false;
+          description = ''
+            The Claude Code the account runs: {option}`package`, or for
+            `null` the one under home-manager's own wrapper on {env}`PATH`
+            when there is one; `null` for {command}`claude` on {env}`PATH`.
           '';
         };
 
@@ -538,11 +565,13 @@ let
           ]
         }`, as in home-manager's own programs.claude-code; rename it";
 
+        claudePackage = if config.package != null then config.package else upstreamClaude;
+
         spec = calib.mkSpec (
           config
           // {
             inherit name;
-            claude = if config.package == null then null else lib.getExe' config.package "claude";
+            claude = if config.claudePackage == null then null else lib.getExe' config.claudePackage "claude";
           }
         );
 
