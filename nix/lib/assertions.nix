@@ -109,6 +109,10 @@ in
             [
               "${quote (opt [ name "configDir" ])} is ${quote account.configDir}, a relative path; give an absolute path or one that starts with `~/`"
             ]
+          else if dir == self.normalizePath home then
+            [
+              "${quote (opt [ name "configDir" ])} is ${quote account.configDir}, the home directory itself; give the account a directory of its own below it, such as `~/.claude-${name}`"
+            ]
           else if !self.isInside home dir then
             [
               "${quote (opt [ name "configDir" ])} is ${quote dir}, outside the home directory ${quote home}; home-manager links files only below it"
@@ -194,8 +198,10 @@ in
           );
 
       # Account dirs inside one another, or inside Claude Code's own
-      # directory: a directory is one account's, or Claude's, whole.
-      withDirs = filter (name: dirOf name != null) names;
+      # directory: a directory is one account's, or Claude's, whole. Among
+      # dirs inside the home directory: one that is not has its message
+      # above, and the home directory itself would hold every other.
+      withDirs = filter (name: dirOf name != null && self.isInside home (dirOf name)) names;
       claudeDir = "${self.normalizePath home}/.claude";
       upstreamDir = if upstream == null then null else self.resolveConfigDir home upstream.configDir;
       nesting = concatLists (

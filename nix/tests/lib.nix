@@ -699,6 +699,38 @@ runTests {
       "`programs.claude-code.accounts.max.package` is home-manager's wrapper of `programs.claude-code.package` (its `finalPackage`), which passes that module's own plugins and MCP servers to every Claude it starts; set it to `config.programs.claude-code.package`, or leave it unset"
     ];
   };
+  # The home directory itself as an account dir, however spelled (issue
+  # 30): one message that says so, not "outside the home directory", and no
+  # other account said to nest in it.
+  testConfigDirIsHome = {
+    expr = sort lessThan (
+      l.accountProblems {
+        inherit home;
+        accounts = {
+          a = account // {
+            command = "claudea";
+            configDir = "~";
+          };
+          b = account // {
+            command = "claudeb";
+            configDir = "/home/u/";
+          };
+          c = account // {
+            command = "claudec";
+            configDir = "~/.claude-c/..";
+          };
+          max = account;
+        };
+        upstream.configDir = "/home/u/.claude";
+      }
+    );
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.a.configDir` is `~`, the home directory itself; give the account a directory of its own below it, such as `~/.claude-a`"
+      "`programs.claude-code.accounts.b.configDir` is `/home/u/`, the home directory itself; give the account a directory of its own below it, such as `~/.claude-b`"
+      "`programs.claude-code.accounts.c.configDir` is `~/.claude-c/..`, the home directory itself; give the account a directory of its own below it, such as `~/.claude-c`"
+      "`programs.claude-code.accounts.a.configDir`, `programs.claude-code.accounts.b.configDir` and `programs.claude-code.accounts.c.configDir` are all `/home/u`; give each account its own directory"
+    ];
+  };
   # skills given as a directory (a documented form): no entry names to check.
   testSkillsAsPathHasNoProblems = {
     expr = problems {

@@ -620,6 +620,20 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       "`programs.claude-code.accounts.g.skills.\"a/b\"`: a skill name is one path segment, without '/'"
     ];
   };
+  # configDir = "~" (issue 30): the home directory itself, said so, and
+  # the other account is not said to nest in it.
+  testConfigDirIsHome = {
+    expr = assertionMessages true {
+      programs.claude-code = {
+        enable = true;
+        accounts.max.configDir = "~";
+        accounts.work = { };
+      };
+    };
+    expected = [
+      "`programs.claude-code.accounts.max.configDir` is `~`, the home directory itself; give the account a directory of its own below it, such as `~/.claude-max`"
+    ];
+  };
   # skills given as a directory (a documented form) evaluates, assertions
   # included (nix/lib/assertions.nix read its entry names as a set).
   testSkillsAsPath = {
