@@ -1035,6 +1035,31 @@ runTests {
     ];
     expected = [ null null null null ];
   };
+  # Given the account's option names, a name that is none of them keeps its
+  # value as written, for the module system's "does not exist" to show
+  # (issue 30); through mkIf too.
+  testAccountDefaultsUnknownOption = {
+    expr = l.accountDefaultsOf [ "settings" "singleInstance" ] {
+      setings.model = "opus";
+      singleInstance = false;
+      settings.model = "opus";
+      also = {
+        _type = "if";
+        condition = true;
+        content = 1;
+      };
+    };
+    expected = {
+      setings.model = "opus";
+      singleInstance = l.mkDefault false;
+      settings.model = l.mkDefault "opus";
+      also = {
+        _type = "if";
+        condition = true;
+        content = 1;
+      };
+    };
+  };
   # accountDefaults: every value a default (lib.mkDefault), per entry of a
   # set of entries and per leaf of settings; a priority given is kept.
   testAccountDefaults = {

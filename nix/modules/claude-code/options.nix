@@ -83,7 +83,14 @@ let
     "key"
     "options"
   ];
-  asDefaults = value: if lib.any (key: value ? ${key}) moduleKeys then value else { config = calib.accountDefaults value; };
+  # `options` are the account's: a name that is none of them is left as
+  # written, for the module system to report (calib.accountDefaultsOf).
+  asDefaults =
+    options: value:
+    if lib.any (key: value ? ${key}) moduleKeys then
+      value
+    else
+      { config = calib.accountDefaultsOf (lib.attrNames options) value; };
   defaultsModules = map (
     { file, value }:
     let
@@ -94,9 +101,11 @@ let
       imports = [
         (
           if lib.isFunction module then
-            lib.setFunctionArgs (args: asDefaults (module args)) (lib.functionArgs module)
+            lib.setFunctionArgs (args: asDefaults args.options (module args)) (
+              lib.functionArgs module // { options = false; }
+            )
           else
-            asDefaults module
+            { options, ... }: asDefaults options module
         )
       ];
     }
