@@ -834,6 +834,21 @@ runTests (lib.filterAttrs (_: test: test != { }) {
   };
 
   # The option docs render (defaultText, literalExpression, descriptions).
+  # Every option of ours shown in the docs has an example (issue 30:
+  # package, projectMcp, settingsMode, singleInstance, useWorktreeHooks and
+  # accountsPackage had none).
+  testOptionExamples = {
+    expr = map (opt: opt.name) (
+      filter (
+        opt:
+        (lib.hasPrefix "programs.claude-code.account" opt.name || lib.hasPrefix "programs.claude-code.directoryLauncher" opt.name)
+        && opt.visible
+        && !opt.internal
+        && !(opt ? example)
+      ) (lib.optionAttrSetToDocList (eval { modules = [ ]; }).options)
+    );
+    expected = [ ];
+  };
   testOptionDocs = {
     expr =
       let

@@ -259,6 +259,7 @@ let
             "link"
           ];
           default = "coalesce";
+          example = "link";
           description = ''
             How {file}`settings.json` reaches Claude Code. `"coalesce"`: a
             writable file, into which the launcher merges the declared keys
@@ -470,6 +471,7 @@ let
         singleInstance = mkOption {
           type = types.bool;
           default = true;
+          example = false;
           description = ''
             Whether only one Claude Code of this account may run per
             workspace; a second launch then fails at once and names the
@@ -483,6 +485,7 @@ let
             "never"
           ];
           default = "trusted";
+          example = "never";
           description = ''
             Whether a repository's own {file}`.claude/.mcp.json` is merged
             into the account's servers: `"trusted"` once approved with
@@ -528,6 +531,7 @@ let
         useWorktreeHooks = mkOption {
           type = types.bool;
           default = false;
+          example = true;
           description = ''
             Whether Claude Code's own worktrees ({command}`claude --worktree`,
             agents with `isolation: "worktree"`) are made and removed by
@@ -663,6 +667,7 @@ in
       # module works without the flake (npins, niv, channels) too.
       default = pkgs.claude-account or (pkgs.callPackage ../../package.nix { });
       defaultText = literalExpression "pkgs.claude-account or (pkgs.callPackage ./nix/package.nix { })";
+      example = literalExpression "inputs.claude-account.packages.\${pkgs.stdenv.hostPlatform.system}.default";
       description = ''
         The claude-account package. It builds each account's files with
         {command}`claude-account generate` and is the launcher behind every
