@@ -244,7 +244,9 @@ in
       builtins.attrNames (spec.skills or { })
       ++ builtins.attrNames (spec.plugins or { })
       ++ (if (spec.lspServers or { }) != { } then [ self.lspPlugin ] else [ ])
-      ++ (if (spec.skillsDir or null) != null then builtins.attrNames (builtins.readDir readable) else [ ]);
+      ++ (
+        if (spec.skillsDir or null) != null then builtins.attrNames (builtins.readDir readable) else [ ]
+      );
 
   # The plugin in skills/ that carries lspServers (generate's LSPPlugin).
   lspPlugin = "claude-account-lsp";

@@ -841,7 +841,10 @@ runTests (lib.filterAttrs (_: test: test != { }) {
     expr = map (opt: opt.name) (
       filter (
         opt:
-        (lib.hasPrefix "programs.claude-code.account" opt.name || lib.hasPrefix "programs.claude-code.directoryLauncher" opt.name)
+        (
+          lib.hasPrefix "programs.claude-code.account" opt.name
+          || lib.hasPrefix "programs.claude-code.directoryLauncher" opt.name
+        )
         && opt.visible
         && !opt.internal
         && !(opt ? example)

@@ -26,7 +26,9 @@ let
         inherit (cfg) configDir;
         wrapper =
           if
-            cfg ? finalPackage && (cfg.package or null) != null && toString cfg.finalPackage != toString cfg.package
+            cfg ? finalPackage
+            && (cfg.package or null) != null
+            && toString cfg.finalPackage != toString cfg.package
           then
             toString cfg.finalPackage
           else

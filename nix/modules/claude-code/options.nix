@@ -118,7 +118,9 @@ let
   # `claude` it starts (`--plugin-dir`). An account with `package = null`
   # runs this instead, never the wrapper.
   upstreamClaude =
-    if topOptions.programs.claude-code ? finalPackage && (topConfig.programs.claude-code.enable or false) then
+    if
+      topOptions.programs.claude-code ? finalPackage && (topConfig.programs.claude-code.enable or false)
+    then
       topConfig.programs.claude-code.package
     else
       null;
@@ -584,7 +586,8 @@ let
           config
           // {
             inherit name;
-            claude = if config.claudePackage == null then null else lib.getExe' config.claudePackage "claude";
+            claude =
+              if config.claudePackage == null then null else lib.getExe' config.claudePackage "claude";
           }
         );
 

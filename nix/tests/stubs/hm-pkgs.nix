@@ -12,7 +12,9 @@
 }:
 let
   base = import ./pkgs.nix { inherit lib; };
-  sources = lib.filter (lib.hasSuffix ".nix") (lib.filesystem.listFilesRecursive (hmSrc + "/modules"));
+  sources = lib.filter (lib.hasSuffix ".nix") (
+    lib.filesystem.listFilesRecursive (hmSrc + "/modules")
+  );
   # pkgs.<name>, and lib.mkPackageOption pkgs "<name>"
   matches =
     regex: text: map lib.head (lib.filter lib.isList (builtins.split regex text));
@@ -22,7 +24,8 @@ let
       let
         text = builtins.readFile file;
       in
-      matches "pkgs\\.([a-zA-Z_][a-zA-Z0-9_-]*)" text ++ matches "mkPackageOption pkgs \"([a-zA-Z_][a-zA-Z0-9_-]*)\"" text
+      matches "pkgs\\.([a-zA-Z_][a-zA-Z0-9_-]*)" text
+      ++ matches "mkPackageOption pkgs \"([a-zA-Z_][a-zA-Z0-9_-]*)\"" text
     ) sources
   );
   # A derivation, and a builder too (pkgs.writeTextFile { … } is one of
