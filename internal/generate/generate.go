@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -82,6 +83,9 @@ func Write(spec *Spec, outDir string) (err error) {
 	// Whole directories last: an entry declared by name above and again in
 	// the directory is declared twice, an error.
 	for _, field := range sortedKeys(spec.Dirs) {
+		if field == "skillsDir" {
+			w.skillsDirClash(spec, spec.Dirs[field].Source)
+		}
 		w.exec = field == "hooksDir" // hook scripts run, whatever mode their source had
 		w.tree(DirFields[field], field, spec.Dirs[field].Source)
 		w.exec = false
@@ -198,6 +202,53 @@ func (w *writer) skills(entries map[string]Content) {
 
 // LSPPlugin is the generated plugin that carries an account's LSP servers.
 const LSPPlugin = "claude-account-lsp"
+
+// skillsDirClash fails when the skills directory (the skills option given as
+// a whole directory) holds an entry named like a skill, plugin or the LSP
+// plugin declared one by one: both would become one skills/<name>/, their
+// files merged without a word. Evaluation reads a directory given as a Nix
+// path and asserts the same; a build output can be read only here. The
+// message names the Nix options, as that assertion does.
+func (w *writer) skillsDirClash(spec *Spec, src string) {
+	if w.err != nil {
+		return
+	}
+	owners := map[string]string{}
+	for name := range spec.Skills {
+		owners[name] = "`" + optionPath(spec.Name, "skills", attrName(name)) + "`"
+	}
+	for name := range spec.Plugins {
+		owners[name] = "`" + optionPath(spec.Name, "plugins", attrName(name)) + "`"
+	}
+	if len(spec.LSPServers) > 0 {
+		owners[LSPPlugin] = "`" + optionPath(spec.Name, "lspServers") + "` (its plugin)"
+	}
+	resolved, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return // tree reports it
+	}
+	entries, err := os.ReadDir(resolved)
+	if err != nil {
+		return
+	}
+	for _, e := range entries { // sorted by name
+		owner, ok := owners[e.Name()]
+		if !ok {
+			continue
+		}
+		both := []string{owner, "`" + optionPath(spec.Name, "skills") + "` (`" + filepath.Join(src, e.Name()) + "`)"}
+		sort.Strings(both)
+		w.err = fmt.Errorf("account %q: %s and %s both become `skills/%s/` in the account dir; give each its own name",
+			spec.Name, both[0], both[1], e.Name())
+		return
+	}
+}
+
+// optionPath is the home-manager option of account name below path, as
+// the module's assertions spell it.
+func optionPath(name string, path ...string) string {
+	return "programs.claude-code.accounts." + strings.Join(append([]string{attrName(name)}, path...), ".")
+}
 
 // withMarketplaces adds the declared marketplaces to settings'
 // extraKnownMarketplaces, where Claude Code reads them (a marketplace the

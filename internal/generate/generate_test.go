@@ -427,3 +427,59 @@ func TestAccountTOMLRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A skills directory given whole (a build output, which evaluation cannot
+// read) holding an entry named like a plugin, a skill or the LSP plugin:
+// both would become one skills/<name>/ with their files merged. The error
+// names the account and both options, as the module's assertion does for a
+// directory given as a Nix path.
+func TestRunSkillsDirClash(t *testing.T) {
+	src := t.TempDir()
+	writeFile(t, filepath.Join(src, "skills/pdf/SKILL.md"), "A skill.", 0o644)
+	writeFile(t, filepath.Join(src, "skills/claude-account-lsp/SKILL.md"), "A skill.", 0o644)
+	writeFile(t, filepath.Join(src, "skills/notes/SKILL.md"), "A skill.", 0o644)
+	writeFile(t, filepath.Join(src, "plugin/.claude-plugin/plugin.json"), `{"name": "pdf"}`, 0o644)
+	if err := os.Symlink(filepath.Join(src, "skills"), filepath.Join(src, "link")); err != nil {
+		t.Fatal(err)
+	}
+	skills := `"skillsDir":{"source":"` + src + `/skills"}`
+	for _, tc := range []struct{ spec, want string }{
+		{`{"name":"max",` + skills + `,"plugins":{"pdf":{"source":"` + src + `/plugin"}}}`,
+			"account \"max\": `programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills` (`" +
+				src + "/skills/pdf`) both become `skills/pdf/` in the account dir; give each its own name"},
+		// through a link to the directory, named as given
+		{`{"name":"max","skillsDir":{"source":"` + src + `/link"},"plugins":{"pdf":{"source":"` + src + `/plugin"}}}`,
+			"account \"max\": `programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills` (`" +
+				src + "/link/pdf`) both become `skills/pdf/` in the account dir; give each its own name"},
+		{`{"name":"w",` + skills + `,"lspServers":{"go":{"command":"gopls"}}}`,
+			"account \"w\": `programs.claude-code.accounts.w.lspServers` (its plugin) and `programs.claude-code.accounts.w.skills` (`" +
+				src + "/skills/claude-account-lsp`) both become `skills/claude-account-lsp/` in the account dir; give each its own name"},
+		{`{"name":"w",` + skills + `,"skills":{"notes":{"text":"x"}}}`,
+			"account \"w\": `programs.claude-code.accounts.w.skills.notes` and `programs.claude-code.accounts.w.skills` (`" +
+				src + "/skills/notes`) both become `skills/notes/` in the account dir; give each its own name"},
+	} {
+		specFile := filepath.Join(t.TempDir(), "spec.json")
+		writeFile(t, specFile, tc.spec, 0o644)
+		out := outDir(t)
+		err := Run(specFile, out)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.spec, err, tc.want)
+		}
+		if _, err := os.Lstat(out); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: out dir left behind: %v", tc.spec, err)
+		}
+	}
+
+	// Different names: skills and plugins side by side.
+	specFile := filepath.Join(t.TempDir(), "spec.json")
+	writeFile(t, specFile, `{"name":"max",`+skills+`,"plugins":{"hello":{"source":"`+src+`/plugin"}}}`, 0o644)
+	out := outDir(t)
+	if err := Run(specFile, out); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"skills/pdf/SKILL.md", "skills/notes/SKILL.md", "skills/hello/.claude-plugin/plugin.json"} {
+		if _, err := os.Stat(filepath.Join(out, rel)); err != nil {
+			t.Error(err)
+		}
+	}
+}

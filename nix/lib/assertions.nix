@@ -30,7 +30,9 @@ in
   #   home      config.home.homeDirectory
   #   accounts  { <name> = { enable, command, configDir, commands, agents,
   #             skills, worktreeDir, symlinkDirectories, … }; }
-  #   upstream  null, or home-manager's own module when enabled: { configDir; }
+  #   upstream  null, or home-manager's own module when enabled:
+  #             { configDir; wrapper = <its finalPackage's store path, when
+  #             that wraps its package>, or null; }
   #   files     the absolute targets of every home.file entry
   accountProblems =
     {
@@ -107,6 +109,10 @@ in
             [
               "${quote (opt [ name "configDir" ])} is ${quote account.configDir}, a relative path; give an absolute path or one that starts with `~/`"
             ]
+          else if dir == self.normalizePath home then
+            [
+              "${quote (opt [ name "configDir" ])} is ${quote account.configDir}, the home directory itself; give the account a directory of its own below it, such as `~/.claude-${name}`"
+            ]
           else if !self.isInside home dir then
             [
               "${quote (opt [ name "configDir" ])} is ${quote dir}, outside the home directory ${quote home}; home-manager links files only below it"
@@ -114,6 +120,18 @@ in
           else if upstream != null && dir == self.resolveConfigDir home upstream.configDir then
             [
               "${quote (opt [ name "configDir" ])} is ${quote dir}, the directory of `programs.claude-code.configDir` that home-manager's own Claude Code module manages; give the account its own directory"
+            ]
+          else
+            [ ]
+        )
+        ++ (
+          if
+            (upstream.wrapper or null) != null
+            && (account.package or null) != null
+            && toString account.package == upstream.wrapper
+          then
+            [
+              "${quote (opt [ name "package" ])} is home-manager's wrapper of `programs.claude-code.package` (its `finalPackage`), which passes that module's own plugins and MCP servers to every Claude it starts; set it to `config.programs.claude-code.package`, or leave it unset"
             ]
           else
             [ ]
@@ -180,8 +198,10 @@ in
           );
 
       # Account dirs inside one another, or inside Claude Code's own
-      # directory: a directory is one account's, or Claude's, whole.
-      withDirs = filter (name: dirOf name != null) names;
+      # directory: a directory is one account's, or Claude's, whole. Among
+      # dirs inside the home directory: one that is not has its message
+      # above, and the home directory itself would hold every other.
+      withDirs = filter (name: dirOf name != null && self.isInside home (dirOf name)) names;
       claudeDir = "${self.normalizePath home}/.claude";
       upstreamDir = if upstream == null then null else self.resolveConfigDir home upstream.configDir;
       nesting = concatLists (
@@ -310,13 +330,16 @@ in
           inherit entry;
           owner = quote (opt [ name field entry ]);
         }) (self.entryNames account field);
+      # a whole directory: read when evaluation can (see readableDir);
+      # else `claude-account generate` checks it when the account is built
+      skillsDir = self.readableDir skills;
       owners =
         (
-          if builtins.isPath skills then
+          if skillsDir != null then
             map (entry: {
               inherit entry;
-              owner = "${quote (opt [ name "skills" ])} (${quote "${toString skills}/${entry}"})";
-            }) (attrNames (builtins.readDir skills))
+              owner = "${quote (opt [ name "skills" ])} (${quote "${toString skillsDir}/${entry}"})";
+            }) (attrNames (builtins.readDir skillsDir))
           else
             named "skills"
         )
@@ -360,13 +383,14 @@ in
     );
 
   # An entry declared by name and again in the whole directory (`<field>Dir`)
-  # is one file declared twice. Only a directory given as a Nix path is read;
-  # a build output is checked when the account is built.
+  # is one file declared twice. Only a directory evaluation can read
+  # (readableDir) is read; a build output is checked when the account is
+  # built.
   dirClashes =
     name: account: field:
     let
       opt = self.optionPath;
-      dir = account."${field}Dir" or null;
+      dir = self.readableDir (account."${field}Dir" or null);
       suffix = if field == "hooks" then "" else ".md";
       layerDir = if field == "outputStyles" then "output-styles" else field;
       files = builtins.listToAttrs (
@@ -376,7 +400,7 @@ in
         }) (self.filesBelow dir)
       );
     in
-    if !builtins.isPath dir then
+    if dir == null then
       [ ]
     else
       concatLists (

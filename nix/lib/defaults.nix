@@ -80,12 +80,20 @@ in
 
   # The config of one account from one definition of accountDefaults (an
   # attribute set of account options).
-  accountDefaults =
-    value:
+  accountDefaults = self.accountDefaultsOf null;
+
+  # The same, given the names of the account's options (null: all are):
+  # a name that is none of them keeps its value as written, so the module
+  # system's "option … does not exist" shows that value, not the
+  # { _type = "override"; … } made of it here.
+  accountDefaultsOf =
+    known: value:
     self.underProperties (
       mapAttrs (
         option: v:
-        if option == "settings" then
+        if known != null && !(elem option known) then
+          v
+        else if option == "settings" then
           self.leavesAsDefaults v
         else if elem option self.entryOptions then
           self.entriesAsDefaults v

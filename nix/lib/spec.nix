@@ -33,6 +33,30 @@ in
       && substring 0 (stringLength storeDir + 1) value == "${storeDir}/"
     );
 
+  # A whole directory (the skills option, agentsDir, …) as evaluation can
+  # read it without building anything, or null: a Nix path (read from the
+  # source), or a string or source (`"''${./skills}"`, builtins.path,
+  # lib.fileset.toSource) whose context holds only files already in the
+  # store. Reading a build output would build it at evaluation (import from
+  # derivation), and a string without context names a file that pure
+  # evaluation may not read: for those `claude-account generate` checks
+  # what evaluation cannot, when the account is built.
+  readableDir =
+    value:
+    let
+      string = if isAttrs value && value ? outPath then value.outPath else value;
+    in
+    if isPath value then
+      value
+    else if
+      isString string
+      && hasContext string
+      && builtins.all (c: c == { path = true; }) (builtins.attrValues (builtins.getContext string))
+    then
+      string
+    else
+      null;
+
   # { text = …; } or { source = "/nix/store/…"; }; null (and "") stay null.
   mkContent =
     value:
@@ -204,20 +228,25 @@ in
   # link per skill or plugin directory. Per-file links would not do: a
   # plugin made of per-file links loses its commands and agents (Claude Code
   # 2.1.330, real-claude-plugin-links). `skillsDir` is the account's skills
-  # option when it is a whole directory: a Nix path is read at evaluation
-  # (builtins.readDir, from the source, no build); anything else (a build
-  # output, a string) is not read, since that would build at evaluation:
-  # then skills/ is one read-only link to the store directory, and this is
-  # null.
+  # option when it is a whole directory: one evaluation can read
+  # (readableDir: a Nix path, or sources in the store) is read here, from
+  # the source, without building; a build output is not, since that would
+  # build at evaluation: then skills/ is one read-only link to the store
+  # directory, and this is null.
   skillsEntries =
     skillsDir: spec:
-    if (spec.skillsDir or null) != null && !isPath skillsDir then
+    let
+      readable = self.readableDir skillsDir;
+    in
+    if (spec.skillsDir or null) != null && readable == null then
       null
     else
       builtins.attrNames (spec.skills or { })
       ++ builtins.attrNames (spec.plugins or { })
       ++ (if (spec.lspServers or { }) != { } then [ self.lspPlugin ] else [ ])
-      ++ (if (spec.skillsDir or null) != null then builtins.attrNames (builtins.readDir skillsDir) else [ ]);
+      ++ (
+        if (spec.skillsDir or null) != null then builtins.attrNames (builtins.readDir readable) else [ ]
+      );
 
   # The plugin in skills/ that carries lspServers (generate's LSPPlugin).
   lspPlugin = "claude-account-lsp";

@@ -1,5 +1,5 @@
 # Tests of nix/lib, builtins only (no nixpkgs):
-#   nix-instantiate --eval --strict --json nix/tests/lib.nix
+#   nix-instantiate --read-write-mode --eval --strict --json nix/tests/lib.nix
 # evaluates to { passed = N; … } or throws listing the failures.
 let
   l = import ../lib;
@@ -629,6 +629,108 @@ runTests {
       "`programs.claude-code.accounts.max.configDir` is `/home/u/.claude`, the directory of `programs.claude-code.configDir` that home-manager's own Claude Code module manages; give the account its own directory"
     ];
   };
+  # Which whole directories evaluation reads (a skills dir, agentsDir, …):
+  # a Nix path and sources in the store; never a build output (that would
+  # build at evaluation) or a string without context (pure evaluation may
+  # not read it): `claude-account generate` checks those.
+  testReadableDir =
+    let
+      drv = derivation {
+        name = "skills";
+        system = "x86_64-linux";
+        builder = "/bin/sh";
+      };
+      source = builtins.path {
+        path = ./fixtures/skills;
+        name = "skills";
+      };
+    in
+    {
+      expr = map (v: l.readableDir v != null) [
+        ./fixtures/skills
+        "${./fixtures/skills}"
+        "${./fixtures}/skills"
+        source
+        { outPath = source; }
+        drv
+        "${drv}/skills"
+        "/home/u/skills"
+        { }
+        null
+      ];
+      expected = [
+        true
+        true
+        true
+        true
+        true
+        false
+        false
+        false
+        false
+        false
+      ];
+    };
+  # An account given upstream's wrapper as its package (issue 30).
+  testUpstreamWrapperAsPackage = {
+    expr = l.accountProblems {
+      inherit home;
+      accounts = {
+        max = account // {
+          package = "/nix/store/00000000000000000000000000000000-claude-code";
+        };
+        work = account // {
+          command = "claudework";
+          configDir = "/home/u/.claude-work";
+          package = "/nix/store/11111111111111111111111111111111-claude-code-2.1.90";
+        };
+        path = account // {
+          command = "claudepath";
+          configDir = "/home/u/.claude-path";
+          package = null;
+        };
+      };
+      upstream = {
+        configDir = "/home/u/.claude";
+        wrapper = "/nix/store/00000000000000000000000000000000-claude-code";
+      };
+    };
+    expected = [
+      "`programs.claude-code.accounts.max.package` is home-manager's wrapper of `programs.claude-code.package` (its `finalPackage`), which passes that module's own plugins and MCP servers to every Claude it starts; set it to `config.programs.claude-code.package`, or leave it unset"
+    ];
+  };
+  # The home directory itself as an account dir, however spelled (issue
+  # 30): one message that says so, not "outside the home directory", and no
+  # other account said to nest in it.
+  testConfigDirIsHome = {
+    expr = sort lessThan (
+      l.accountProblems {
+        inherit home;
+        accounts = {
+          a = account // {
+            command = "claudea";
+            configDir = "~";
+          };
+          b = account // {
+            command = "claudeb";
+            configDir = "/home/u/";
+          };
+          c = account // {
+            command = "claudec";
+            configDir = "~/.claude-c/..";
+          };
+          max = account;
+        };
+        upstream.configDir = "/home/u/.claude";
+      }
+    );
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.a.configDir` is `~`, the home directory itself; give the account a directory of its own below it, such as `~/.claude-a`"
+      "`programs.claude-code.accounts.b.configDir` is `/home/u/`, the home directory itself; give the account a directory of its own below it, such as `~/.claude-b`"
+      "`programs.claude-code.accounts.c.configDir` is `~/.claude-c/..`, the home directory itself; give the account a directory of its own below it, such as `~/.claude-c`"
+      "`programs.claude-code.accounts.a.configDir`, `programs.claude-code.accounts.b.configDir` and `programs.claude-code.accounts.c.configDir` are all `/home/u`; give each account its own directory"
+    ];
+  };
   # skills given as a directory (a documented form): no entry names to check.
   testSkillsAsPathHasNoProblems = {
     expr = problems {
@@ -713,6 +815,29 @@ runTests {
       "`programs.claude-code.accounts.max.commands.review` and `programs.claude-code.accounts.max.commandsDir` both declare `commands/review.md`; keep one of them"
       "`programs.claude-code.accounts.max.agents.review` and `programs.claude-code.accounts.max.agentsDir` both declare `agents/review.md`; keep one of them"
       ''`programs.claude-code.accounts.max.hooks."review.md"` and `programs.claude-code.accounts.max.hooksDir` both declare `hooks/review.md`; keep one of them''
+    ];
+  };
+  # The same clashes in directories given as strings of sources in the
+  # store, which evaluation reads too (issue 30); a build output is left to
+  # `claude-account generate`.
+  testClashesInStringDirs = {
+    expr = sort lessThan (problems {
+      max = account // {
+        skills = "${./fixtures/skills}";
+        plugins.pdf = ./fixtures/plugin;
+        agents.review = "mine";
+        agentsDir = "${./fixtures/commands}";
+      };
+      work = account // {
+        command = "claudework";
+        configDir = "/home/u/.claude-work";
+        skills = "${derivation { name = "skills"; system = "x86_64-linux"; builder = "/bin/sh"; }}";
+        plugins.pdf = ./fixtures/plugin;
+      };
+    });
+    expected = sort lessThan [
+      "`programs.claude-code.accounts.max.agents.review` and `programs.claude-code.accounts.max.agentsDir` both declare `agents/review.md`; keep one of them"
+      "`programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills` (`${./fixtures/skills}/pdf`) both become `skills/pdf/` in the account dir; give each its own name"
     ];
   };
   # Account dirs inside each other or inside Claude Code's own directory.
@@ -909,6 +1034,31 @@ runTests {
       { name = "max"; package = { version = "2.1.330"; }; declaresPlugins = true; }
     ];
     expected = [ null null null null ];
+  };
+  # Given the account's option names, a name that is none of them keeps its
+  # value as written, for the module system's "does not exist" to show
+  # (issue 30); through mkIf too.
+  testAccountDefaultsUnknownOption = {
+    expr = l.accountDefaultsOf [ "settings" "singleInstance" ] {
+      setings.model = "opus";
+      singleInstance = false;
+      settings.model = "opus";
+      also = {
+        _type = "if";
+        condition = true;
+        content = 1;
+      };
+    };
+    expected = {
+      setings.model = "opus";
+      singleInstance = l.mkDefault false;
+      settings.model = l.mkDefault "opus";
+      also = {
+        _type = "if";
+        condition = true;
+        content = 1;
+      };
+    };
   };
   # accountDefaults: every value a default (lib.mkDefault), per entry of a
   # set of entries and per leaf of settings; a priority given is kept.

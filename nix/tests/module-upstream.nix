@@ -119,6 +119,41 @@ runTests {
       account = "${claude "2.1.90"}/bin/claude";
     };
   };
+  # `package = null` is the `claude` on PATH, upstream's wrapper here
+  # (issue 30): the account runs the Claude Code under it. Upstream's
+  # wrapper given outright is an assertion with the fix.
+  testPackageNullUnwrapped =
+    let
+      config = eval [
+        (
+          { config, ... }:
+          {
+            programs.claude-code = {
+              enable = true;
+              package = claude "2.1.90";
+              mcpServers.up.command = "up-server";
+              plugins.upplugin = ./fixtures/plugin;
+              accounts.max.package = null;
+              accounts.work.package = config.programs.claude-code.finalPackage;
+            };
+          }
+        )
+      ];
+    in
+    {
+      expr = {
+        onPath = map (p: p.postBuild or "") (filter (p: p.name == "claude-code") config.home.packages);
+        max = config.programs.claude-code.accounts.max.spec.claude;
+        assertions = filter (lib.hasInfix "accounts.") (failed config);
+      };
+      expected = {
+        onPath = [ older.programs.claude-code.finalPackage.postBuild ];
+        max = "${claude "2.1.90"}/bin/claude";
+        assertions = [
+          "`programs.claude-code.accounts.work.package` is home-manager's wrapper of `programs.claude-code.package` (its `finalPackage`), which passes that module's own plugins and MCP servers to every Claude it starts; set it to `config.programs.claude-code.package`, or leave it unset"
+        ];
+      };
+    };
   testOlderClaudeWarns = {
     expr = map (w: head (lib.splitString "\n" w)) (
       filter (lib.hasInfix "programs.claude-code.accounts") older.warnings

@@ -2,7 +2,7 @@
 # lib/, no pkgs): alone, and beside a stand-in of home-manager's own
 # programs.claude-code module, with stand-ins for the home.* and
 # programs.git options and a stub pkgs.
-#   NIXPKGS_LIB=/path/to/nixpkgs/lib nix-instantiate --eval --strict --json nix/tests/module.nix
+#   NIXPKGS_LIB=/path/to/nixpkgs/lib nix-instantiate --read-write-mode --eval --strict --json nix/tests/module.nix
 # evaluates to { passed = N; … } or throws listing the failures.
 {
   nixpkgsLib ? builtins.getEnv "NIXPKGS_LIB",
@@ -496,12 +496,28 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       ];
     };
   };
-  testBesideSameAccounts = {
-    expr = lib.filterAttrs (name: _: elem name ourFiles) (
-      lib.mapAttrs (_: file: "${file.source}") beside.home.file
-    );
-    expected = lib.mapAttrs (_: file: "${file.source}") alone.home.file;
-  };
+  # The same accounts beside upstream, but for `work` (package = null):
+  # upstream, enabled, puts its wrapper on PATH, so work runs the Claude
+  # Code under it (testPackageNullBesideUpstream).
+  testBesideSameAccounts =
+    let
+      notWork = lib.filterAttrs (name: _: !lib.hasPrefix "/home/u/work/claude/" name);
+      work = config: specOf config "/home/u/work/claude/declared";
+    in
+    {
+      expr = {
+        files = notWork (
+          lib.filterAttrs (name: _: elem name ourFiles) (lib.mapAttrs (_: file: "${file.source}") beside.home.file)
+        );
+        work = work beside // { claude = null; };
+        workClaude = (work beside).claude;
+      };
+      expected = {
+        files = notWork (lib.mapAttrs (_: file: "${file.source}") alone.home.file);
+        work = work alone;
+        workClaude = "${pkgs.claude-code}/bin/claude";
+      };
+    };
   testBesideNoAssertionFails = {
     expr = failedMessages beside;
     expected = [ ];
@@ -604,6 +620,20 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       "`programs.claude-code.accounts.g.skills.\"a/b\"`: a skill name is one path segment, without '/'"
     ];
   };
+  # configDir = "~" (issue 30): the home directory itself, said so, and
+  # the other account is not said to nest in it.
+  testConfigDirIsHome = {
+    expr = assertionMessages true {
+      programs.claude-code = {
+        enable = true;
+        accounts.max.configDir = "~";
+        accounts.work = { };
+      };
+    };
+    expected = [
+      "`programs.claude-code.accounts.max.configDir` is `~`, the home directory itself; give the account a directory of its own below it, such as `~/.claude-max`"
+    ];
+  };
   # skills given as a directory (a documented form) evaluates, assertions
   # included (nix/lib/assertions.nix read its entry names as a set).
   testSkillsAsPath = {
@@ -621,6 +651,62 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       links = [ "/home/u/.claude-max/skills/pdf" ];
     };
   };
+  # skills given as a string, or as a build output, holding a skill named
+  # like a plugin (issue 30): a string of sources in the store is read at
+  # evaluation (assertion, and one link per entry as for a Nix path); a
+  # build output is not (that would build at evaluation): skills/ is one
+  # link, and `claude-account generate` fails the build naming both options
+  # (internal/generate TestRunSkillsDirClash).
+  testSkillsDirNotAPath =
+    let
+      skillsOf =
+        skills:
+        (eval {
+          modules = [
+            {
+              programs.claude-code.accounts.max = {
+                inherit skills;
+                plugins.pdf = ./fixtures/plugin;
+              };
+            }
+          ];
+        }).config;
+      shape = config: {
+        assertions = failedMessages config;
+        links = map (lib.removePrefix "/home/u/.claude-max/") (
+          builtins.filter (lib.hasPrefix "/home/u/.claude-max/skills") (attrNames config.home.file)
+        );
+      };
+      string = "${./fixtures/skills}";
+    in
+    {
+      expr = {
+        string = shape (skillsOf string);
+        source = shape (skillsOf (builtins.path {
+          path = ./fixtures/skills;
+          name = "skills";
+        }));
+        buildOutput = shape (skillsOf (pkgs.runCommand "skills" { } "cp -r ${./fixtures/skills} $out"));
+      };
+      expected = {
+        string = {
+          assertions = [
+            "`programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills` (`${string}/pdf`) both become `skills/pdf/` in the account dir; give each its own name"
+          ];
+          links = [ "skills/pdf" ];
+        };
+        source = {
+          assertions = [
+            "`programs.claude-code.accounts.max.plugins.pdf` and `programs.claude-code.accounts.max.skills` (`${builtins.path { path = ./fixtures/skills; name = "skills"; }}/pdf`) both become `skills/pdf/` in the account dir; give each its own name"
+          ];
+          links = [ "skills/pdf" ];
+        };
+        buildOutput = {
+          assertions = [ ];
+          links = [ "skills" ];
+        };
+      };
+    };
   # Names that would merge or clash in the account's files: an assertion at
   # evaluation, quoting the option, never a failure when the account is built.
   testAssertionNameClashes = {
@@ -748,6 +834,24 @@ runTests (lib.filterAttrs (_: test: test != { }) {
   };
 
   # The option docs render (defaultText, literalExpression, descriptions).
+  # Every option of ours shown in the docs has an example (issue 30:
+  # package, projectMcp, settingsMode, singleInstance, useWorktreeHooks and
+  # accountsPackage had none).
+  testOptionExamples = {
+    expr = map (opt: opt.name) (
+      filter (
+        opt:
+        (
+          lib.hasPrefix "programs.claude-code.account" opt.name
+          || lib.hasPrefix "programs.claude-code.directoryLauncher" opt.name
+        )
+        && opt.visible
+        && !opt.internal
+        && !(opt ? example)
+      ) (lib.optionAttrSetToDocList (eval { modules = [ ]; }).options)
+    );
+    expected = [ ];
+  };
   testOptionDocs = {
     expr =
       let
@@ -855,6 +959,76 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       upstreamWraps = "symlinkJoin";
       account = "${olderClaude}/bin/claude";
     };
+  };
+  # `package = null` is the `claude` on PATH; beside home-manager's own
+  # module, enabled with a package, that is upstream's wrapper (issue 30):
+  # the account runs the package under it, and the switch warns about its
+  # version as for any account's.
+  testPackageNullBesideUpstream =
+    let
+      claudeOfNull =
+        up:
+        (eval {
+          upstream = true;
+          modules = [ { programs.claude-code = up // { accounts.max.package = null; }; } ];
+        }).config;
+      wrapped = claudeOfNull {
+        enable = true;
+        package = olderClaude;
+        mcpServers.up.command = "up-server";
+        plugins.up = ./fixtures/plugin;
+      };
+    in
+    {
+      expr = {
+        wrapped = wrapped.programs.claude-code.accounts.max.spec.claude;
+        upstreamWraps = wrapped.programs.claude-code.finalPackage.builder or null;
+        warned = map (w: head (lib.splitString "\n" w)) (filter (lib.hasInfix "accounts.max") wrapped.warnings);
+        notWrapped =
+          (claudeOfNull {
+            enable = true;
+            package = customClaude;
+          }).programs.claude-code.accounts.max.spec.claude;
+        # upstream puts nothing on PATH: the claude there is the user's
+        upstreamDisabled =
+          (claudeOfNull {
+            enable = false;
+            package = olderClaude;
+          }).programs.claude-code.accounts.max.spec.claude;
+        upstreamNull =
+          (claudeOfNull {
+            enable = true;
+            package = null;
+          }).programs.claude-code.accounts.max.spec.claude;
+      };
+      expected = {
+        wrapped = "${olderClaude}/bin/claude";
+        upstreamWraps = "symlinkJoin";
+        warned = [
+          "`programs.claude-code.accounts.max.package` is Claude Code 2.1.90, which shares less of the account than the launcher can:"
+        ];
+        notWrapped = "${customClaude}/bin/claude";
+        upstreamDisabled = null;
+        upstreamNull = null;
+      };
+    };
+  # Upstream's wrapper given outright: an assertion with the fix.
+  testPackageUpstreamsWrapperAsserted = {
+    expr = assertionMessages true (
+      { config, ... }:
+      {
+        programs.claude-code = {
+          enable = true;
+          package = olderClaude;
+          mcpServers.up.command = "up-server";
+          accounts.max.package = config.programs.claude-code.finalPackage;
+          accounts.work.package = config.programs.claude-code.package;
+        };
+      }
+    );
+    expected = [
+      "`programs.claude-code.accounts.max.package` is home-manager's wrapper of `programs.claude-code.package` (its `finalPackage`), which passes that module's own plugins and MCP servers to every Claude it starts; set it to `config.programs.claude-code.package`, or leave it unset"
+    ];
   };
   # An account's Claude Code older than a release the launcher relies on:
   # the switch warns, naming the account, the version and each row.

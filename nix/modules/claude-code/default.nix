@@ -17,8 +17,25 @@ let
   home = toString config.home.homeDirectory;
   enabled = lib.filterAttrs (_: account: account.enable) cfg.accounts;
 
-  # home-manager's own module, when it is imported and enabled.
-  upstream = if (cfg.enable or false) && cfg ? configDir then { inherit (cfg) configDir; } else null;
+  # home-manager's own module, when it is imported and enabled: its
+  # configDir, and the wrapper it makes of its package (finalPackage, when
+  # that differs from the package), as a store path.
+  upstream =
+    if (cfg.enable or false) && cfg ? configDir then
+      {
+        inherit (cfg) configDir;
+        wrapper =
+          if
+            cfg ? finalPackage
+            && (cfg.package or null) != null
+            && toString cfg.finalPackage != toString cfg.package
+          then
+            toString cfg.finalPackage
+          else
+            null;
+      }
+    else
+      null;
 
   claudeAccount = lib.getExe cfg.accountsPackage;
 
@@ -41,7 +58,6 @@ let
     _name: account:
     let
       drv = account.layer1;
-      skillsDir = if builtins.isPath account.skills then account.skills else null;
     in
     lib.mapAttrs' (
       rel: sub:
@@ -51,7 +67,7 @@ let
         }
         // lib.optionalAttrs (builtins.elem rel calib.contentDirs) { recursive = true; }
       )
-    ) (calib.layer2LinksWith skillsDir account.spec);
+    ) (calib.layer2LinksWith account.skills account.spec);
 
   # claude<name>: a link to claude-account (the program name selects the
   # account), or a small wrapper when the command or the account dir differ
@@ -108,7 +124,7 @@ in
             name: account:
             calib.versionWarning {
               inherit name;
-              inherit (account) package;
+              package = account.claudePackage;
               declaresPlugins = account.spec ? plugins || account.spec ? lspServers;
             }
           ) enabled

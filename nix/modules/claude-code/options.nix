@@ -83,7 +83,14 @@ let
     "key"
     "options"
   ];
-  asDefaults = value: if lib.any (key: value ? ${key}) moduleKeys then value else { config = calib.accountDefaults value; };
+  # `options` are the account's: a name that is none of them is left as
+  # written, for the module system to report (calib.accountDefaultsOf).
+  asDefaults =
+    options: value:
+    if lib.any (key: value ? ${key}) moduleKeys then
+      value
+    else
+      { config = calib.accountDefaultsOf (lib.attrNames options) value; };
   defaultsModules = map (
     { file, value }:
     let
@@ -94,13 +101,29 @@ let
       imports = [
         (
           if lib.isFunction module then
-            lib.setFunctionArgs (args: asDefaults (module args)) (lib.functionArgs module)
+            lib.setFunctionArgs (args: asDefaults args.options (module args)) (
+              lib.functionArgs module // { options = false; }
+            )
           else
-            asDefaults module
+            { options, ... }: asDefaults options module
         )
       ];
     }
   ) topOptions.programs.claude-code.accountDefaults.definitionsWithLocations;
+
+  # The Claude Code under the `claude` that home-manager's own module puts
+  # on PATH, when it is enabled with a package; else null. What it puts
+  # there is its finalPackage: for a Claude Code older than 2.1.157, with
+  # plugins or MCP servers of its own, a wrapper that passes them to every
+  # `claude` it starts (`--plugin-dir`). An account with `package = null`
+  # runs this instead, never the wrapper.
+  upstreamClaude =
+    if
+      topOptions.programs.claude-code ? finalPackage && (topConfig.programs.claude-code.enable or false)
+    then
+      topConfig.programs.claude-code.package
+    else
+      null;
 
   accountModule =
     {
@@ -182,14 +205,29 @@ let
             else
               pkgs.claude-code or null;
           defaultText = literalExpression "config.programs.claude-code.package or pkgs.claude-code";
+          example = literalExpression "null";
           description = ''
-            The Claude Code this account runs. Set it to `null` to run the
-            {command}`claude` found on {env}`PATH`. The default is
-            home-manager's own {option}`programs.claude-code.package` (not
-            its wrapper, which carries that module's plugins and MCP
-            servers), else `pkgs.claude-code`. When its version is older
+            The Claude Code this account runs. The default is home-manager's
+            own {option}`programs.claude-code.package` (not its wrapper,
+            which carries that module's plugins and MCP servers), else
+            `pkgs.claude-code`. `null` runs the {command}`claude` found on
+            {env}`PATH`; while home-manager's own module is enabled with a
+            package, that {command}`claude` is its wrapper, so the account
+            runs the package under it instead. When the version is older
             than a release the launcher relies on, the switch warns, naming
             what is not shared.
+          '';
+        };
+
+        claudePackage = mkOption {
+          type = types.nullOr types.package;
+          readOnly = true;
+          internal = true;
+          visible = false;
+          description = ''
+            The Claude Code the account runs: {option}`package`, or for
+            `null` the one under home-manager's own wrapper on {env}`PATH`
+            when there is one; `null` for {command}`claude` on {env}`PATH`.
           '';
         };
 
@@ -223,6 +261,7 @@ let
             "link"
           ];
           default = "coalesce";
+          example = "link";
           description = ''
             How {file}`settings.json` reaches Claude Code. `"coalesce"`: a
             writable file, into which the launcher merges the declared keys
@@ -434,6 +473,7 @@ let
         singleInstance = mkOption {
           type = types.bool;
           default = true;
+          example = false;
           description = ''
             Whether only one Claude Code of this account may run per
             workspace; a second launch then fails at once and names the
@@ -447,6 +487,7 @@ let
             "never"
           ];
           default = "trusted";
+          example = "never";
           description = ''
             Whether a repository's own {file}`.claude/.mcp.json` is merged
             into the account's servers: `"trusted"` once approved with
@@ -492,6 +533,7 @@ let
         useWorktreeHooks = mkOption {
           type = types.bool;
           default = false;
+          example = true;
           description = ''
             Whether Claude Code's own worktrees ({command}`claude --worktree`,
             agents with `isolation: "worktree"`) are made and removed by
@@ -538,11 +580,14 @@ let
           ]
         }`, as in home-manager's own programs.claude-code; rename it";
 
+        claudePackage = if config.package != null then config.package else upstreamClaude;
+
         spec = calib.mkSpec (
           config
           // {
             inherit name;
-            claude = if config.package == null then null else lib.getExe' config.package "claude";
+            claude =
+              if config.claudePackage == null then null else lib.getExe' config.claudePackage "claude";
           }
         );
 
@@ -625,6 +670,7 @@ in
       # module works without the flake (npins, niv, channels) too.
       default = pkgs.claude-account or (pkgs.callPackage ../../package.nix { });
       defaultText = literalExpression "pkgs.claude-account or (pkgs.callPackage ./nix/package.nix { })";
+      example = literalExpression "inputs.claude-account.packages.\${pkgs.stdenv.hostPlatform.system}.default";
       description = ''
         The claude-account package. It builds each account's files with
         {command}`claude-account generate` and is the launcher behind every

@@ -1,0 +1,61 @@
+# Evaluation errors the module system throws (not assertions: an option
+# that does not exist), whose message no Nix expression can catch: checked
+# by message through nix/tests/errors.nix.
+#   nix-instantiate --eval --strict nix/tests/module-errors.nix -A cases.CASE.value \
+#     --argstr nixpkgsLib NIXPKGS_LIB
+#   nix-instantiate --eval --strict --json nix/tests/module-errors.nix -A tests \
+#     --argstr nixpkgsLib NIXPKGS_LIB --argstr errorsDir ERRORS
+{
+  nixpkgsLib ? builtins.getEnv "NIXPKGS_LIB",
+  lib ? import (/. + nixpkgsLib),
+  errorsDir ? "",
+}:
+let
+  runTests = import ./harness.nix;
+  pkgs = import ./stubs/pkgs.nix { inherit lib; };
+  evalModule = import ./eval-module.nix { inherit lib pkgs; };
+  specOf =
+    modules:
+    (evalModule { modules = [ ../modules/claude-code ] ++ modules; }).config.programs.claude-code.accounts.max.spec;
+
+  cases = {
+    # An option no account has, given in accountDefaults (issue 30): the
+    # error shows the value as written, not the lib.mkDefault made of it.
+    accountDefaultsUnknownOption = {
+      value = specOf [
+        {
+          programs.claude-code.accountDefaults.setings.model = "opus";
+          programs.claude-code.accounts.max = { };
+        }
+      ];
+      says = [
+        "The option `programs.claude-code.accounts.max.setings' does not exist."
+        "via option programs.claude-code.accountDefaults'"
+        "model = \"opus\";"
+        "Did you mean `programs.claude-code.accounts.max.settings'"
+      ];
+      never = [ "_type" ];
+    };
+    # The same in the function form.
+    accountDefaultsUnknownOptionFunction = {
+      value = specOf [
+        {
+          programs.claude-code.accountDefaults = { name, ... }: { setings.env.ACCOUNT = name; };
+          programs.claude-code.accounts.max = { };
+        }
+      ];
+      says = [
+        "The option `programs.claude-code.accounts.max.setings' does not exist."
+        "ACCOUNT = \"max\";"
+      ];
+      never = [ "_type" ];
+    };
+  };
+
+  errors = import ./errors.nix { inherit lib errorsDir cases; };
+in
+{
+  inherit cases;
+  inherit (errors) caseNames;
+  tests = runTests errors.tests;
+}
