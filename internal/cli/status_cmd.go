@@ -34,6 +34,7 @@ type Status struct {
 	ConfigDir   string                `json:"configDir"`
 	Runtime     bool                  `json:"runtime"`
 	ReadOnly    string                `json:"readOnlyGitDir,omitempty"`
+	Recorded    string                `json:"recordedCheckout,omitempty"` // another checkout owns the git dir: this one's runtime is in the state dir
 	Claude      claudever.Binary      `json:"claude"`
 	Links       []configdir.LinkState `json:"links"`
 	Shared      []configdir.Shared    `json:"shared"`
@@ -59,7 +60,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 		Account: ws.Account.Name, AccountDir: ws.Account.Dir, Context: string(ws.Context.Kind),
 		Dir: ws.Context.Dir, Toplevel: ws.Context.Toplevel, GitDir: ws.Context.GitDir, CommonDir: ws.Context.CommonDir,
 		Fingerprint: ws.Context.Fingerprint, ConfigDir: ws.Layout.ConfigDir, Runtime: ws.Layout.IsRuntime,
-		ReadOnly: ws.Layout.ReadOnly, Links: configdir.Inspect(ws.Layout.ConfigDir, names), Notes: ws.Context.Notes,
+		ReadOnly: ws.Layout.ReadOnly, Recorded: ws.Layout.Stranger, Links: configdir.Inspect(ws.Layout.ConfigDir, names), Notes: ws.Context.Notes,
 		Shared: configdir.SharedState(ws.Account, ws.Layout, d.Env, bin), Claude: bin,
 	}
 	held, err := lock.List(lock.Dir(d.Env), func(k string) bool { return k == ws.LockKey() })
@@ -92,6 +93,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 		row("claude", bin.Problem)
 	}
 	row("read-only git dir", st.ReadOnly)
+	row("git dir's checkout", st.Recorded)
 	for _, l := range st.Links {
 		if l.Kind == "missing" {
 			continue
