@@ -72,7 +72,7 @@ func Open(ctx gitctx.Context, dir string, env []string) (*Repo, error) {
 // isBareCommon asks git whether a common dir is a bare repository (a linked
 // worktree of a bare clone reports Linked, not Bare).
 func isBareCommon(common string, env []string) bool {
-	out, err := Git{Dir: common, Env: env}.Run("--git-dir="+common, "config", "--bool", "core.bare")
+	out, err := Git{Dir: common, GitDir: common, Env: env}.Run("config", "--bool", "core.bare")
 	return err == nil && out == "true"
 }
 
