@@ -151,10 +151,12 @@ func statusGit(d *Deps, ctx gitctx.Context, args ...string) ([]byte, error) {
 }
 
 // aheadOfBase counts the commits of HEAD not on the worktree's base; 0 when
-// git cannot tell (no such base, no commit yet).
+// git cannot tell (no such base, no commit yet). The base comes from the
+// repository (its remote HEAD, the worktree's record): after
+// --end-of-options it is a revision even when it reads as an option.
 func aheadOfBase(d *Deps, ctx gitctx.Context) int {
 	base := worktree.BaseOf(ctx, d.Env.List())
-	out, err := statusGit(d, ctx, "rev-list", "--count", base+"..HEAD", "--")
+	out, err := statusGit(d, ctx, "rev-list", "--count", "--end-of-options", base+"..HEAD", "--")
 	if err != nil {
 		return 0
 	}

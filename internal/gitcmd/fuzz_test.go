@@ -130,3 +130,125 @@ func FuzzParseList(f *testing.F) {
 		}
 	})
 }
+
+// refnameDisposition is git's table of what each byte does in a ref name
+// (refs.c, 2.39): 0 fine, 1 ends the component, 2 '.', 3 '{', 4 never,
+// 5 '*'.
+var refnameDisposition = [256]byte{
+	1, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 2, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 4,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 0, 4, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 4, 4,
+}
+
+// gitCheckRefName is a line-by-line port of git's check_refname_format
+// (flags 0) on a C string: the oracle CheckRefName is fuzzed against.
+func gitCheckRefName(name string) bool {
+	if i := strings.IndexByte(name, 0); i >= 0 {
+		return false // we refuse what git would cut short
+	}
+	if name == "@" {
+		return false
+	}
+	s := name + "\x00"
+	count := 0
+	pos := 0
+	var clen int
+	for {
+		// check_refname_component
+		last := byte(0)
+		cp := pos
+		for ; ; cp++ {
+			ch := s[cp]
+			switch refnameDisposition[ch] {
+			case 1:
+				goto out
+			case 2:
+				if last == '.' {
+					return false
+				}
+			case 3:
+				if last == '@' {
+					return false
+				}
+			case 4, 5:
+				return false
+			}
+			last = ch
+		}
+	out:
+		clen = cp - pos
+		if clen == 0 || s[pos] == '.' || clen >= 5 && s[cp-5:cp] == ".lock" {
+			return false
+		}
+		count++
+		if s[pos+clen] == 0 {
+			break
+		}
+		pos += clen + 1
+	}
+	if s[pos+clen-1] == '.' {
+		return false
+	}
+	return count >= 2
+}
+
+var refNames = []string{
+	"refs/heads/main", "refs/remotes/origin/main", "refs/remotes/--output=x", "refs/heads/-x",
+	"main", "refs/heads/", "/refs/heads/a", "refs//a", "refs/heads/a.lock", "refs/heads/.a",
+	"refs/heads/a..b", "refs/heads/a@{1}", "refs/heads/a b", "refs/heads/a~1", "refs/heads/a^",
+	"refs/heads/a:b", "refs/heads/a?", "refs/heads/a[", "refs/heads/a\\b", "refs/heads/a*",
+	"refs/heads/a.", "@", "refs/heads/@", "refs/heads/é", "refs/heads/a\x7f", "refs/heads/a\tb",
+	"refs/heads/a/.lock/b", "refs/heads/{x}", "refs/heads/a@b", "refs/heads/x.lockx",
+}
+
+// TestCheckRefNameAgainstGit compares with git check-ref-format itself.
+func TestCheckRefNameAgainstGit(t *testing.T) {
+	for _, n := range refNames {
+		gitOK := exec.Command("git", "check-ref-format", n).Run() == nil
+		if got := CheckRefName(n) == nil; got != gitOK {
+			t.Errorf("CheckRefName(%q) ok = %v, git check-ref-format says %v", n, got, gitOK)
+		}
+		if got := gitCheckRefName(n); got != gitOK {
+			t.Errorf("the port of git says %v for %q, git %v", got, n, gitOK)
+		}
+	}
+}
+
+func FuzzCheckRefName(f *testing.F) {
+	for _, n := range refNames {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		err := CheckRefName(name)
+		if want := gitCheckRefName(name); (err == nil) != want {
+			t.Fatalf("CheckRefName(%q) = %v, git's rules say ok=%v", name, err, want)
+		}
+		if err != nil {
+			return
+		}
+		// A valid name never reads as an option once shortened.
+		for _, prefix := range []string{"refs/heads/", "refs/remotes/", "refs/"} {
+			if s := ShortRef(name, prefix); strings.HasPrefix(s, "-") {
+				t.Fatalf("ShortRef(%q, %q) = %q", name, prefix, s)
+			}
+		}
+	})
+}
+
+func TestShortRef(t *testing.T) {
+	for _, c := range [][3]string{
+		{"refs/remotes/origin/main", "refs/remotes/", "origin/main"},
+		{"refs/remotes/--output=x", "refs/remotes/", "refs/remotes/--output=x"},
+		{"refs/heads/main", "refs/remotes/", "refs/heads/main"},
+		{"refs/heads/", "refs/heads/", "refs/heads/"},
+	} {
+		if got := ShortRef(c[0], c[1]); got != c[2] {
+			t.Errorf("ShortRef(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}

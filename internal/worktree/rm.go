@@ -256,7 +256,7 @@ func saveWIP(g Git, head, ref string, now time.Time) (string, error) {
 	defer os.Remove(tmp.Name())
 	idx := []string{"GIT_INDEX_FILE=" + tmp.Name()}
 	if head != "" {
-		if _, err := g.run(idx, "read-tree", head); err != nil {
+		if _, err := g.run(idx, "read-tree", "--end-of-options", head); err != nil {
 			return "", err
 		}
 	}
