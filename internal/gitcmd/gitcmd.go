@@ -9,8 +9,9 @@
 //
 // Turned off for every call, whatever the configuration says:
 //
-//   - core.fsmonitor=false: no fsmonitor hook command and no fsmonitor daemon
-//     (git status would run the command at every status line).
+//   - core.fsmonitor= (empty, which every git reads as off): no fsmonitor
+//     hook command and no fsmonitor daemon (git status would run the command
+//     at every status line).
 //   - core.hooksPath=/dev/null: no hook runs (post-checkout on worktree add,
 //     reference-transaction on every ref update, post-index-change, …),
 //     neither the repository's .git/hooks nor a core.hooksPath it names. Git

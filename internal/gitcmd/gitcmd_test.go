@@ -366,7 +366,7 @@ func TestListingOfRealGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []Setting{{"filter.Inc.clean", ""}, {"merge.w.driver", ""}, {"filter.x.smudge", "mine"}, {"core.fsmonitor", "false"}} {
+	for _, s := range []Setting{{"filter.Inc.clean", ""}, {"merge.w.driver", ""}, {"filter.x.smudge", "mine"}, {"core.fsmonitor", ""}} {
 		if !slices.Contains(p.Settings, s) {
 			t.Errorf("plan lacks %v: %+v", s, p.Settings)
 		}

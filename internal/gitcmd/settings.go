@@ -13,8 +13,10 @@ import (
 // Setting is one configuration value given to git for a command.
 type Setting struct{ Key, Value string }
 
-// always are the settings of every call (see the package comment).
-var always = []Setting{{"core.fsmonitor", "false"}, {"core.hooksPath", "/dev/null"}}
+// always are the settings of every call (see the package comment). An
+// empty core.fsmonitor is off in every git: git 2.36 reads it as false, and
+// older ones as no hook ("false" would be a hook named false there).
+var always = []Setting{{"core.fsmonitor", ""}, {"core.hooksPath", "/dev/null"}}
 
 // Entry is one line of `git config --list --show-scope -z`.
 type Entry struct {
