@@ -3,12 +3,13 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
-	"os/exec"
 	"strconv"
 	"strings"
 
+	"github.com/claude-account/claude-account/internal/gitcmd"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/out"
 	"github.com/claude-account/claude-account/internal/worktree"
@@ -16,7 +17,9 @@ import (
 
 // StatuslineCmd is `claude-account statusline`: Claude Code's statusLine
 // command. Claude runs it often (at most every 300 ms while a conversation
-// changes), so it does no network and runs at most one git process.
+// changes), so it does no network and runs one git status (and a rev-list
+// on a branch without upstream; gitcmd adds one `git config --list` where
+// the repository's configuration names a command).
 type StatuslineCmd struct {
 	NoGit   bool `name:"no-git" help:"Skip the one git process (no dirty/ahead state)."`
 	Waiting bool `help:"Add how many of the account's other sessions wait for you (see 'ps')."`
@@ -127,10 +130,7 @@ func statusLine(d *Deps, in statusInput, useGit bool) string {
 // base the worktree was made from, as worktree list does: a second git
 // process, only then.
 func gitState(d *Deps, ctx gitctx.Context) string {
-	cmd := exec.Command("git", "--no-optional-locks", "status", "--porcelain=v2", "--branch")
-	cmd.Dir = ctx.Toplevel
-	cmd.Env = d.Env.List()
-	out, err := cmd.Output()
+	out, err := statusGit(d, ctx, "status", "--porcelain=v2", "--branch")
 	if err != nil {
 		return ""
 	}
@@ -141,14 +141,22 @@ func gitState(d *Deps, ctx gitctx.Context) string {
 	return st.String()
 }
 
+// statusGit runs git in the worktree of ctx without taking any lock (an
+// agent may be committing there), through gitcmd: nothing the repository's
+// configuration names runs.
+func statusGit(d *Deps, ctx gitctx.Context, args ...string) ([]byte, error) {
+	g := gitcmd.Git{Dir: ctx.Toplevel, Env: append(d.Env.List(), "GIT_OPTIONAL_LOCKS=0")}
+	out, _, err := g.Run(context.Background(), nil, args...)
+	return out, err
+}
+
 // aheadOfBase counts the commits of HEAD not on the worktree's base; 0 when
-// git cannot tell (no such base, no commit yet).
+// git cannot tell (no such base, no commit yet). The base comes from the
+// repository (its remote HEAD, the worktree's record): after
+// --end-of-options it is a revision even when it reads as an option.
 func aheadOfBase(d *Deps, ctx gitctx.Context) int {
 	base := worktree.BaseOf(ctx, d.Env.List())
-	cmd := exec.Command("git", "--no-optional-locks", "rev-list", "--count", base+"..HEAD", "--")
-	cmd.Dir = ctx.Toplevel
-	cmd.Env = d.Env.List()
-	out, err := cmd.Output()
+	out, err := statusGit(d, ctx, "rev-list", "--count", "--end-of-options", base+"..HEAD", "--")
 	if err != nil {
 		return 0
 	}

@@ -84,11 +84,11 @@ func cloneNew(ctx context.Context, g Git, dir string, src Source) (Repo, error) 
 	if _, err := g.Run(ctx, "clone", "--bare", "--quiet", "--", src.URL, tmp); err != nil {
 		return Repo{}, remoteError("clone", src.URL, err)
 	}
-	gd := "--git-dir=" + tmp
-	if _, err := g.Run(ctx, gd, "config", "remote.origin.fetch", fetchRefspec); err != nil {
+	gd := g.at(tmp)
+	if _, err := gd.Run(ctx, "config", "remote.origin.fetch", fetchRefspec); err != nil {
 		return Repo{}, localError(tmp, err)
 	}
-	if _, err := g.Run(ctx, gd, "fetch", "--quiet", "--prune", "origin"); err != nil {
+	if _, err := gd.Run(ctx, "fetch", "--quiet", "--prune", "origin"); err != nil {
 		return Repo{}, remoteError("fetch", src.URL, err)
 	}
 	if err := keepDefaultBranchOnly(ctx, g, tmp); err != nil {
@@ -108,12 +108,12 @@ func cloneNew(ctx context.Context, g Git, dir string, src Source) (Repo, error) 
 // copies would go stale (fetch updates only origin/*) and shadow origin/B
 // when a worktree for B is made later.
 func keepDefaultBranchOnly(ctx context.Context, g Git, dir string) error {
-	gd := "--git-dir=" + dir
-	def, err := g.Run(ctx, gd, "symbolic-ref", "--quiet", "--short", "HEAD")
+	gd := g.at(dir)
+	def, err := gd.Run(ctx, "symbolic-ref", "--quiet", "--short", "HEAD")
 	if err != nil {
 		return err
 	}
-	refs, err := g.Run(ctx, gd, "for-each-ref", "--format=%(refname)", "refs/heads/")
+	refs, err := gd.Run(ctx, "for-each-ref", "--format=%(refname)", "refs/heads/")
 	if err != nil {
 		return err
 	}
@@ -124,35 +124,35 @@ func keepDefaultBranchOnly(ctx context.Context, g Git, dir string) error {
 		}
 	}
 	if del.Len() > 0 {
-		if err := g.input(ctx, del.String(), gd, "update-ref", "--stdin"); err != nil {
+		if err := gd.input(ctx, del.String(), "update-ref", "--stdin"); err != nil {
 			return err
 		}
 	}
-	if ok, _, err := g.ok(ctx, gd, "rev-parse", "--verify", "--quiet", "refs/remotes/origin/"+def+"^{commit}"); err != nil || !ok {
+	if ok, _, err := gd.ok(ctx, "rev-parse", "--verify", "--quiet", "refs/remotes/origin/"+def+"^{commit}"); err != nil || !ok {
 		return err // an empty repository: nothing to track yet
 	}
 	for _, kv := range [][]string{
 		{"branch." + def + ".remote", "origin"},
 		{"branch." + def + ".merge", "refs/heads/" + def},
 	} {
-		if _, err := g.Run(ctx, gd, "config", kv[0], kv[1]); err != nil {
+		if _, err := gd.Run(ctx, "config", kv[0], kv[1]); err != nil {
 			return err
 		}
 	}
-	_, err = g.Run(ctx, gd, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/"+def)
+	_, err = gd.Run(ctx, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/"+def)
 	return err
 }
 
 func fetchExisting(ctx context.Context, g Git, dir string, src Source) (Repo, error) {
-	gd := "--git-dir=" + dir
-	bare, err := g.Run(ctx, gd, "rev-parse", "--is-bare-repository")
+	gd := g.at(dir)
+	bare, err := gd.Run(ctx, "rev-parse", "--is-bare-repository")
 	if err != nil || bare != "true" {
 		if ctx.Err() != nil {
 			return Repo{}, ctx.Err()
 		}
 		return Repo{}, fmt.Errorf("clone: %s exists but is not a bare git repository; move it away and run clone again", dir)
 	}
-	url, err := g.Run(ctx, gd, "config", "--get", "remote.origin.url")
+	url, err := gd.Run(ctx, "config", "--get", "remote.origin.url")
 	if err != nil && ctx.Err() != nil {
 		return Repo{}, ctx.Err()
 	}
@@ -163,15 +163,15 @@ func fetchExisting(ctx context.Context, g Git, dir string, src Source) (Repo, er
 		return Repo{}, fmt.Errorf("clone: %s is a clone of %s, not %s; move it away to clone %s there", dir, url, src.URL, src.URL)
 	}
 	// Clones made by hand, or by git clone --bare, lack the refspec.
-	if _, err := g.Run(ctx, gd, "config", "--get", "remote.origin.fetch"); err != nil {
+	if _, err := gd.Run(ctx, "config", "--get", "remote.origin.fetch"); err != nil {
 		if ctx.Err() != nil {
 			return Repo{}, ctx.Err()
 		}
-		if _, err := g.Run(ctx, gd, "config", "remote.origin.fetch", fetchRefspec); err != nil {
+		if _, err := gd.Run(ctx, "config", "remote.origin.fetch", fetchRefspec); err != nil {
 			return Repo{}, localError(dir, err)
 		}
 	}
-	if _, err := g.Run(ctx, gd, "fetch", "--quiet", "--prune", "origin"); err != nil {
+	if _, err := gd.Run(ctx, "fetch", "--quiet", "--prune", "origin"); err != nil {
 		return Repo{}, remoteError("fetch", url, err)
 	}
 	return Repo{Dir: dir, URL: url}, nil
@@ -193,7 +193,7 @@ type Worktree struct {
 // DefaultBranch is the branch the bare repository's HEAD names: the remote's
 // default branch at the time of the clone.
 func DefaultBranch(ctx context.Context, g Git, repo string) (string, error) {
-	b, err := g.Run(ctx, "--git-dir="+repo, "symbolic-ref", "--quiet", "--short", "HEAD")
+	b, err := g.at(repo).Run(ctx, "symbolic-ref", "--quiet", "--short", "HEAD")
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -208,9 +208,9 @@ func DefaultBranch(ctx context.Context, g Git, repo string) (string, error) {
 // branch (fast-forwarded when it is merely behind origin/BRANCH), a new one
 // tracking origin/BRANCH, or a new one started at the default branch def.
 func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (Worktree, error) {
-	gd := "--git-dir=" + repo
+	gd := g.at(repo)
 	wt := Worktree{Dir: dir, Branch: branch}
-	list, err := g.Run(ctx, gd, "worktree", "list", "--porcelain")
+	list, err := gd.Run(ctx, "worktree", "list", "--porcelain")
 	if err != nil {
 		return wt, localError(repo, err)
 	}
@@ -247,7 +247,7 @@ func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (
 	}
 
 	commit := func(ref string) (string, error) {
-		_, sha, err := g.ok(ctx, gd, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+		_, sha, err := gd.ok(ctx, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
 		return sha, err
 	}
 	local, err := commit("refs/heads/" + branch)
@@ -261,25 +261,25 @@ func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return wt, fmt.Errorf("clone: %w", err)
 	}
-	add := []string{gd, "worktree", "add", "--quiet"}
+	add := []string{"worktree", "add", "--quiet"}
 	switch {
 	case local != "":
 		if remote != "" && remote != local {
-			behind, _, err := g.ok(ctx, gd, "merge-base", "--is-ancestor", local, remote)
+			behind, _, err := gd.ok(ctx, "merge-base", "--is-ancestor", local, remote)
 			if err != nil {
 				return wt, localError(repo, err)
 			}
 			if behind {
 				// No commit of its own: moving it loses nothing. The old
 				// value guards against a concurrent change.
-				if _, err := g.Run(ctx, gd, "update-ref", "-m", "claude-account clone: fast-forward",
+				if _, err := gd.Run(ctx, "update-ref", "-m", "claude-account clone: fast-forward",
 					"refs/heads/"+branch, remote, local); err != nil {
 					return wt, localError(repo, err)
 				}
 				wt.Moved = true
 			}
 		}
-		up, err := g.Run(ctx, gd, "for-each-ref", "--format=%(upstream:short)", "refs/heads/"+branch)
+		up, err := gd.Run(ctx, "for-each-ref", "--format=%(upstream:short)", "refs/heads/"+branch)
 		if err != nil {
 			return wt, localError(repo, err)
 		}
@@ -304,7 +304,7 @@ func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (
 		wt.From = strings.TrimPrefix(strings.TrimPrefix(start, "refs/remotes/"), "refs/heads/")
 		add = append(add, "--no-track", "-b", branch, "--", dir, start)
 	}
-	if _, err := g.Run(ctx, add...); err != nil {
+	if _, err := gd.Run(ctx, add...); err != nil {
 		if ctx.Err() != nil {
 			return wt, ctx.Err()
 		}
@@ -317,7 +317,7 @@ func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (
 	if _, err := os.Lstat(filepath.Join(dir, ".gitmodules")); err == nil {
 		// git's own rules apply (protocol.file.allow and the like): the
 		// submodules' URLs come with the repository.
-		if _, err := g.Run(ctx, "-C", dir, "submodule", "update", "--init", "--recursive", "--quiet"); err != nil {
+		if _, err := g.in(dir).Run(ctx, "submodule", "update", "--init", "--recursive", "--quiet"); err != nil {
 			if ctx.Err() != nil {
 				return wt, ctx.Err()
 			}

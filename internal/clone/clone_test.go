@@ -62,6 +62,7 @@ func TestParseWorktrees(t *testing.T) {
 func fakeGit(t *testing.T) {
 	dir := t.TempDir()
 	const script = `#!/bin/sh
+while [ "${1#-}" != "$1" ]; do shift; done # --no-pager, --git-dir=…
 case "$1" in
 clone)
 	eval "dest=\${$#}"
@@ -70,7 +71,6 @@ clone)
 	if [ -n "$FAKE_READY" ]; then : > "$FAKE_READY"; exec sleep 30; fi
 	exit 0;;
 esac
-shift
 case "$1 $2" in
 "symbolic-ref --quiet") echo main;;
 "rev-parse --is-bare-repository") echo true;;

@@ -1,24 +1,30 @@
 package clone
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"os/exec"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/gitcmd"
 )
 
-// Git runs git non-interactively in a fixed environment.
+// Git runs git non-interactively in a fixed environment, through gitcmd:
+// nothing a repository's configuration names runs.
 type Git struct {
-	Env   []string // NAME=VALUE, from GitEnv
-	Dir   string   // where git runs; never inside a repository that matters
-	stdin io.Reader
+	Env    []string // NAME=VALUE, from GitEnv
+	Dir    string   // where git runs; never inside a repository that matters
+	GitDir string   // the repository (--git-dir); "" for none or Dir's
+	stdin  io.Reader
 }
+
+// at is g on the repository dir.
+func (g Git) at(dir string) Git { g.GitDir = dir; return g }
+
+// in is g run in dir, on the repository there.
+func (g Git) in(dir string) Git { g.Dir, g.GitDir = dir, ""; return g }
 
 // repoLocal are variables that point git at a repository or its parts. They
 // may be set when clone runs from a git hook or alias, and would make every
@@ -97,19 +103,14 @@ func clean(s string) string {
 // When ctx ends, git gets SIGTERM (it cleans up after itself on it), then
 // SIGKILL a few seconds later.
 func (g Git) Run(ctx context.Context, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Env, cmd.Dir, cmd.Stdin = g.Env, g.Dir, g.stdin
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	stdout, stderr, err := gitcmd.Git{Dir: g.Dir, GitDir: g.GitDir, Env: g.Env}.Run(ctx, g.stdin, args...)
+	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", &GitError{Args: args, Stderr: stderr.String(), Err: err}
+		return "", &GitError{Args: args, Stderr: string(stderr), Err: err}
 	}
-	return strings.TrimSuffix(stdout.String(), "\n"), nil
+	return strings.TrimSuffix(string(stdout), "\n"), nil
 }
 
 // ok runs a query that answers by its exit status (rev-parse --verify,

@@ -5,18 +5,22 @@
 package worktree
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os/exec"
 	"strings"
+
+	"github.com/claude-account/claude-account/internal/gitcmd"
 )
 
-// Git runs git in a directory with a given environment.
+// Git runs git in a directory with a given environment, through gitcmd:
+// nothing the repository's configuration names runs.
 type Git struct {
-	Dir string
-	Env []string
+	Dir    string
+	GitDir string // --git-dir, when not the repository Dir is in
+	Env    []string
 }
 
 // In returns a Git for another directory.
@@ -46,20 +50,16 @@ func (g Git) run(extraEnv []string, args ...string) (string, error) {
 
 // runInput is run with stdin read from input (nil: none).
 func (g Git) runInput(input io.Reader, extraEnv []string, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = g.Dir
-	cmd.Stdin = input
-	cmd.Env = append(append(append([]string{}, g.Env...), "GIT_TERMINAL_PROMPT=0"), extraEnv...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := gitMessage(stderr.String())
+	stdout, stderr, err := gitcmd.Git{Dir: g.Dir, GitDir: g.GitDir, Env: append(append([]string{}, g.Env...), extraEnv...)}.
+		Run(context.Background(), input, args...)
+	if err != nil {
+		msg := gitMessage(string(stderr))
 		if msg == "" {
 			msg = err.Error()
 		}
-		return stdout.String(), &gitError{args: args, msg: msg, err: err}
+		return string(stdout), &gitError{args: args, msg: msg, err: err}
 	}
-	return stdout.String(), nil
+	return string(stdout), nil
 }
 
 type gitError struct {

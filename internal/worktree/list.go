@@ -108,7 +108,7 @@ func (c *baseCache) oid(ref string) string {
 	if oid, ok := c.oids[ref]; ok {
 		return oid
 	}
-	oid, _ := c.r.Git.Run("rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	oid, _ := c.r.Git.Run("rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	c.oids[ref] = oid
 	return oid
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitcmd"
 	"github.com/claude-account/claude-account/internal/shell"
 )
 
@@ -102,7 +103,7 @@ func (r *Repo) New(o Options) (*Result, error) {
 		if e := r.holderOf(branch); e != nil {
 			return nil, fmt.Errorf("branch %s is already checked out in %s; use that worktree, or pick another name", branch, e.Path)
 		}
-		if ok, _ := r.Git.OK("rev-parse", "--verify", "--quiet", base+"^{commit}"); !ok {
+		if ok, _ := r.Git.OK("rev-parse", "--verify", "--quiet", "--end-of-options", base+"^{commit}"); !ok {
 			return nil, fmt.Errorf("base %q is not a commit in this repository; pass --base with a branch, tag or commit", base)
 		}
 		return nil, err
@@ -197,16 +198,21 @@ func (r *Repo) holderOf(branch string) *Entry {
 // defaultBase is the remote's default branch (origin/HEAD), else the main
 // worktree's branch (its name, not "HEAD": that would mean each worktree's
 // own HEAD wherever it is resolved).
+//
+// Both come from files of the repository: a target that is no valid ref
+// name, or (for origin/HEAD) names no ref, is passed over, and a short name
+// that would read as an option stays a full one (refs/remotes/-x).
 func (r *Repo) defaultBase() string {
-	if ref, ok := r.symref("refs/remotes/origin/HEAD"); ok {
-		return strings.TrimPrefix(ref, "refs/remotes/")
+	if ref, ok := r.symref("refs/remotes/origin/HEAD"); ok && strings.HasPrefix(ref, "refs/remotes/") &&
+		gitcmd.CheckRefName(ref) == nil && r.hasRef(ref) {
+		return gitcmd.ShortRef(ref, "refs/remotes/")
 	}
-	if ref, ok := r.symref("HEAD"); ok {
+	if ref, ok := r.symref("HEAD"); ok && strings.HasPrefix(ref, "refs/heads/") && gitcmd.CheckRefName(ref) == nil {
 		branch := strings.TrimPrefix(ref, "refs/heads/")
 		if r.Bare && r.hasRef("refs/remotes/origin/"+branch) {
-			return "origin/" + branch
+			return gitcmd.ShortRef("refs/remotes/origin/"+branch, "refs/remotes/")
 		}
-		return branch
+		return gitcmd.ShortRef(ref, "refs/heads/")
 	}
 	if oid, err := r.Git.Run("rev-parse", "--verify", "--quiet", "HEAD"); err == nil {
 		return oid

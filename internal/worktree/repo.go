@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
@@ -72,7 +73,7 @@ func Open(ctx gitctx.Context, dir string, env []string) (*Repo, error) {
 // isBareCommon asks git whether a common dir is a bare repository (a linked
 // worktree of a bare clone reports Linked, not Bare).
 func isBareCommon(common string, env []string) bool {
-	out, err := Git{Dir: common, Env: env}.Run("--git-dir="+common, "config", "--bool", "core.bare")
+	out, err := Git{Dir: common, GitDir: common, Env: env}.Run("config", "--bool", "core.bare")
 	return err == nil && out == "true"
 }
 
@@ -176,6 +177,15 @@ func ReadMeta(gitDir string) *Meta {
 	var m Meta
 	if json.Unmarshal(data, &m) != nil {
 		return nil
+	}
+	// The record is a file in the repository's git dir: a base that would
+	// read as an option, or is no text for a line, counts as none (the
+	// default base applies), and so does a base commit that is no commit id.
+	if strings.HasPrefix(m.Base, "-") || strings.ContainsFunc(m.Base, unicode.IsControl) {
+		m.Base = ""
+	}
+	if m.BaseOID != "" && !isOID(m.BaseOID) {
+		m.BaseOID = ""
 	}
 	return &m
 }

@@ -256,7 +256,7 @@ func saveWIP(g Git, head, ref string, now time.Time) (string, error) {
 	defer os.Remove(tmp.Name())
 	idx := []string{"GIT_INDEX_FILE=" + tmp.Name()}
 	if head != "" {
-		if _, err := g.run(idx, "read-tree", head); err != nil {
+		if _, err := g.run(idx, "read-tree", "--end-of-options", head); err != nil {
 			return "", err
 		}
 	}
@@ -267,11 +267,13 @@ func saveWIP(g Git, head, ref string, now time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	args := []string{"commit-tree", strings.TrimSpace(tree), "-m", "claude-account: uncommitted work saved " + now.UTC().Format(time.RFC3339)}
+	// --no-gpg-sign: commit.gpgSign in the repository's config would run
+	// its gpg.program.
+	args := []string{"commit-tree", "--no-gpg-sign", "-m", "claude-account: uncommitted work saved " + now.UTC().Format(time.RFC3339)}
 	if head != "" {
 		args = append(args, "-p", head)
 	}
-	commit, err := g.Run(args...)
+	commit, err := g.Run(append(args, strings.TrimSpace(tree))...)
 	if err != nil {
 		return "", err
 	}

@@ -1,6 +1,7 @@
 package worktree
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ func dirtyCount(g Git) (int, error) {
 
 // aheadBehind counts commits of head not on base, and of base not on head.
 func aheadBehind(g Git, base, head string) (int, int, error) {
-	out, err := g.Run("rev-list", "--left-right", "--count", head+"..."+base)
+	out, err := g.Run("rev-list", "--left-right", "--count", "--end-of-options", head+"..."+base)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -63,14 +64,14 @@ func aheadBehind(g Git, base, head string) (int, int, error) {
 // head is an ancestor of base, or its changes are already there (a squash
 // merge or cherry-picks), which merge-tree sees without touching any worktree.
 func contained(g Git, base, head string) (bool, error) {
-	if ok, err := g.OK("merge-base", "--is-ancestor", head, base); err != nil || ok {
+	if ok, err := g.OK("merge-base", "--is-ancestor", "--end-of-options", head, base); err != nil || ok {
 		return ok, err
 	}
-	tree, err := g.Run("merge-tree", "--write-tree", base, head)
+	tree, err := g.Run("merge-tree", "--write-tree", "--end-of-options", base, head)
 	if err != nil {
 		return false, nil // conflicts: certainly not contained
 	}
-	baseTree, err := g.Run("rev-parse", base+"^{tree}")
+	baseTree, err := g.Run("rev-parse", "--verify", "--end-of-options", base+"^{tree}")
 	if err != nil {
 		return false, err
 	}
@@ -80,6 +81,11 @@ func contained(g Git, base, head string) (bool, error) {
 // unique counts commits of head found on no other branch, tag or remote
 // (its own branch excluded): work that removing the branch would lose.
 func unique(g Git, head, branch string) (int, error) {
+	// head comes first and the pseudo-options after it, so no
+	// --end-of-options: it must be a commit id (as git worktree list gives).
+	if !isOID(head) {
+		return 0, fmt.Errorf("%q is not a commit id", head)
+	}
 	args := []string{"rev-list", "--count", head, "--not"}
 	if branch != "" {
 		// --branches matches short names: refs/heads/ must not be in the pattern.
@@ -117,4 +123,17 @@ func created(gitDir string, m *Meta) time.Time {
 		return fi.ModTime().UTC()
 	}
 	return time.Time{}
+}
+
+// isOID reports whether s is a full object id in hex (SHA-1 or SHA-256).
+func isOID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -155,10 +155,9 @@ func checkNested(g Git, root string) error {
 		return err
 	}
 	for _, repo := range repos {
-		// A nested repository's own config is not the user's: no fsmonitor
-		// command of its choosing runs.
-		ng := Git{Dir: repo, Env: append(append([]string{}, g.Env...), "GIT_CONFIG_COUNT=1",
-			"GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false")}
+		// A nested repository's own config is not the user's: gitcmd runs
+		// none of the commands it names (fsmonitor, filters, hooks).
+		ng := Git{Dir: repo, Env: g.Env}
 		changes, err := uncommitted(ng)
 		if err != nil {
 			return fmt.Errorf("%s is a git repository inside the worktree that git cannot read (%v); move it out of the worktree, or remove it yourself", repo, err)
