@@ -126,7 +126,9 @@ func buildAt(work, rev string) string {
 	dir := filepath.Join(work, "base-src")
 	run("git", "worktree", "add", "-q", "--detach", dir, rev)
 	defer run("git", "worktree", "remove", "--force", dir)
-	out := filepath.Join(work, "claude-account-base")
+	// Named claude-account, in a dir of its own: any other name that
+	// starts with claude would be read as an account's launcher.
+	out := filepath.Join(work, "base", "claude-account")
 	goBuild(dir, out, "./cmd/claude-account")
 	return out
 }

@@ -67,3 +67,17 @@ func TestHeartbeat(t *testing.T) {
 	}
 	stop()
 }
+
+// BenchmarkAcquireRelease is a session's instance lock, taken and released.
+func BenchmarkAcquireRelease(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "locks")
+	h := Holder{PID: os.Getpid(), Account: "max", Started: time.Now()}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		l, err := Acquire(dir, "max-1", 1, h, "here")
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.Release()
+	}
+}

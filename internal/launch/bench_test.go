@@ -1,0 +1,99 @@
+package launch
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
+	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/env"
+)
+
+// benchWorkspace is an account and a repository whose runtime a first
+// launch has made: every later launch finds it in sync.
+func benchWorkspace(b *testing.B) (*Workspace, IO) {
+	dir := b.TempDir()
+	repo := filepath.Join(dir, "repo")
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		b.Fatalf("git init: %v\n%s", err, out)
+	}
+	home := filepath.Join(dir, "home")
+	acctDir := filepath.Join(home, ".claude-bench")
+	if err := account.Init("bench", acctDir); err != nil {
+		b.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(acctDir, ".mcp.json"), []byte(`{"mcpServers":{"a":{"command":"/bin/true","args":["x"]},"b":{"command":"/bin/true"}}}`), 0o600)
+	os.WriteFile(filepath.Join(acctDir, "settings.json"), []byte(`{"model":"opus","permissions":{"allow":["Edit"]}}`), 0o600)
+	a, err := account.Load("bench", acctDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := env.Env{"HOME": home, "XDG_RUNTIME_DIR": filepath.Join(dir, "run"), "PATH": os.Getenv("PATH")}
+	w, err := Open(a, repo, e, time.Now)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w.Claude = claudever.Binary{Path: "/bin/true", Version: claudever.V(2, 1, 330), Known: true}
+	io := IO{Stdout: io.Discard, Stderr: io.Discard, Note: func(string) {}}
+	held, err := w.Acquire()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.prepareSession(held, io); err != nil {
+		b.Fatal(err)
+	}
+	held.Release()
+	w.afterExit(configdir.Stamp(w.Layout), true, io)
+	return w, io
+}
+
+// BenchmarkOpen is the workspace found: the git context, the config dir,
+// whether the last Claude there ended cleanly.
+func BenchmarkOpen(b *testing.B) {
+	w, _ := benchWorkspace(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Open(w.Account, w.dir, w.env, time.Now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPrepare is what a session does before Claude starts, in sync:
+// the instance lock, the plan read and found empty, the warnings.
+func BenchmarkPrepare(b *testing.B) {
+	w, io := benchWorkspace(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		held, err := w.Acquire()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := w.prepareSession(held, io); err != nil {
+			b.Fatal(err)
+		}
+		w.warn(io)
+		_ = w.sessionArgs("id", "token", nil, io)
+		_ = w.ClaudeEnv().List()
+		held.Release()
+	}
+}
+
+// BenchmarkAfterExit is the after-exit pass of a session that changed
+// nothing the account shares: it must write nothing.
+func BenchmarkAfterExit(b *testing.B) {
+	w, io := benchWorkspace(b)
+	stamp := configdir.Stamp(w.Layout)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.afterExit(stamp, true, io)
+	}
+}
