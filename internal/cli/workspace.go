@@ -32,11 +32,17 @@ type workspace struct {
 // findClaude finds the Claude Code binary this workspace runs (account.toml,
 // $CLAUDE_ACCOUNT_CLAUDE, PATH) and which release it is.
 func (w *workspace) findClaude(d *Deps) (claudever.Binary, error) {
+	return w.findClaudeWith(d, claudever.Options{})
+}
+
+// findClaudeWith is findClaude with claudever's options (doctor probes).
+func (w *workspace) findClaudeWith(d *Deps, o claudever.Options) (claudever.Binary, error) {
 	path, err := launch.FindClaude(claudeCandidates(d, w.account), d.Env)
 	if err != nil {
 		return claudever.Binary{}, err
 	}
-	w.claude = claudever.Identify(path, filepath.Join(d.Env.CacheHome(), "claude-account", "claude-versions.json"), d.Env.List())
+	o.Cache, o.Env, o.Dir = versionsCache(d), d.Env.List(), d.Dir
+	w.claude = claudever.IdentifyWith(path, o)
 	return w.claude, nil
 }
 
