@@ -72,7 +72,9 @@ func (c *DoctorCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	bin, claudeErr := ws.findClaude(d)
+	// Claude's --version runs once here, whatever the files tell: it shows
+	// that Claude starts at all, and that it is the release the launch reads.
+	bin, claudeErr := ws.findClaudeWith(d, claudever.Options{Probe: true})
 	if claudeErr != nil {
 		bin = claudever.Binary{Problem: claudeErr.Error()}
 	}
@@ -122,7 +124,7 @@ func (c *DoctorCmd) Run(d *Deps) error {
 			fmt.Fprintf(d.Stdout, "ok: claude (%s) is ready in %s (config dir %s)\n", ws.account.Name, ws.where(d), d.Env.TildePath(ws.layout.ConfigDir))
 		}
 		if claudeErr == nil {
-			fmt.Fprintf(d.Stdout, "claude: %s, Claude Code %s\n", d.Env.TildePath(bin.Path), bin.Describe())
+			fmt.Fprintf(d.Stdout, "claude: %s, Claude Code %s\n", claudeWhere(d, bin), bin.Describe())
 		}
 		for _, s := range rep.Shared {
 			fmt.Fprintf(d.Stdout, "shared %s: %s\n", s.Name, sharedWhere(d, s))
