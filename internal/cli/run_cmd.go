@@ -168,11 +168,13 @@ func (c *RunCmd) Run(d *Deps) error {
 	id, token := sessionOf(held)
 	hold := launch.HoldSignals()
 	defer hold()
+	watch := watchRelease(d, ws)
 	st, err := launch.Run(launch.Spec{
 		Path: claude, Args: sessionArgs(d, ws, id, token, args), Env: launchEnv(d, ws).List(), Dir: d.Dir,
 		Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr,
-		Started: func(pid int) { _ = held.SetClaudePID(pid) },
+		Started: func(pid int) { _ = held.SetClaudePID(pid); watch.start(pid) },
 	})
+	watch.stop()
 	session.Forget(lock.Dir(d.Env), id, token)
 	held.Release()
 	// Even when Claude did not start: the harvest also records that the
@@ -303,7 +305,7 @@ func sessionArgs(d *Deps, ws *workspace, id, token string, args []string) []stri
 				spec.WorktreeHooks += " --account-dir " + session.ShellQuote(a.Dir)
 			}
 		} else {
-			d.notef("[worktree] use_hooks needs Claude Code %s or later (this is %s); claude --worktree makes its own worktrees", session.WorktreeHooksSince, ws.claude.Version)
+			d.notef("[worktree] use_hooks needs Claude Code %s or later (this is %s); claude --worktree makes its own worktrees", session.WorktreeHooksSince, ws.claude.Label())
 		}
 	}
 	out, err := session.WithSettings(args, spec.JSON(), d.Dir)
