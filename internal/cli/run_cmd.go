@@ -441,9 +441,11 @@ func launchEnv(d *Deps, ws *workspace) env.Env {
 	for _, s := range configdir.SharedEnv(ws.account, ws.layout, d.Env, ws.claude) {
 		e[s.Variable] = s.Path
 	}
-	// A wrapper's account dir must not leak into a launcher started from
-	// inside Claude for another account (claudepro within claudemax).
+	// A wrapper's account dir and Claude binary must not leak into a
+	// launcher started from inside Claude for another account (claudepro
+	// within claudemax): it would use this account's Claude.
 	delete(e, "CLAUDE_ACCOUNT_DIR")
+	delete(e, "CLAUDE_ACCOUNT_CLAUDE")
 	if ws.inWorkTree() && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" && ws.claude.Has(claudever.TaskListID) {
 		e["CLAUDE_CODE_TASK_LIST_ID"] = "ws-" + ws.context.Fingerprint
 		if m := worktree.ReadMeta(ws.context.GitDir); m != nil && ws.context.Kind == gitctx.Linked {
