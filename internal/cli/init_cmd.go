@@ -84,6 +84,16 @@ func (c *InitCmd) Run(d *Deps) error {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(d.Dir, dir)
 	}
+	if !c.DryRun {
+		// One init of an account at a time: what an earlier, killed one
+		// left is then no other's work in progress.
+		release, err := lock.Account(lock.Dir(d.Env), c.Name)
+		if err != nil {
+			return err
+		}
+		defer release()
+		sweepInits(d, dir)
+	}
 	if c.From == "" {
 		if err := account.Init(c.Name, dir); err != nil {
 			return err
@@ -117,13 +127,6 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 		if err := refuseRunning(d, c.Name); err != nil {
 			return err
 		}
-		if !c.DryRun {
-			release, err := lock.Account(lock.Dir(d.Env), c.Name)
-			if err != nil {
-				return err
-			}
-			defer release()
-		}
 		if opts.Declared, err = declaredServers(a); err != nil {
 			return err
 		}
@@ -149,6 +152,19 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 	}
 	c.print(d, plan)
 	return nil
+}
+
+// sweepInits removes the staging dirs that inits of this account killed
+// midway left beside dir (adopt.SweepLeftovers): each may hold a copy of a
+// login. What it cannot remove it says, and doctor reports (init-leftover).
+func sweepInits(d *Deps, dir string) {
+	removed, err := adopt.SweepLeftovers(dir)
+	for _, p := range removed {
+		d.notef("removed %s, which an interrupted init left (it may have held a copy of a login)", d.Env.TildePath(p))
+	}
+	if err != nil {
+		d.notef("warning: %v", err)
+	}
 }
 
 // refuseRunning stops --into-existing while a Claude of the account runs:

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/adopt"
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
@@ -87,6 +88,7 @@ func Check(in Input) []Finding {
 	}
 	out = append(out, overlay(in)...)
 	out = append(out, temps(in)...)
+	out = append(out, initLeftovers(in)...)
 	if in.Claude.Path == "" && in.Claude.Problem != "" {
 		out = append(out, Finding{ID: "no-claude", Message: in.Claude.Problem})
 	}
@@ -402,6 +404,29 @@ func temps(in Input) []Finding {
 			out = append(out, Finding{ID: "temp-file", Path: t, Fixable: true, fix: repairPlan(in), rebuilds: true,
 				Message: fmt.Sprintf("%s is a temporary copy left by an interrupted write (it may hold secrets); '%s' (or the next launch) removes it", t, Command(in, "--fix"))})
 		}
+	}
+	return out
+}
+
+// initLeftovers finds the staging dirs an init --from killed midway left
+// beside the account dir (adopt.Leftovers): the next init, or --fix,
+// removes them.
+func initLeftovers(in Input) []Finding {
+	var out []Finding
+	for _, p := range adopt.Leftovers(in.Account.Dir) {
+		out = append(out, Finding{ID: "init-leftover", Path: p, Fixable: true,
+			Message: fmt.Sprintf("%s is what an interrupted 'claude-account init --from' left (it may hold a copy of a login); '%s' (or the next 'claude-account init %s') removes it", p, Command(in, "--fix"), in.Account.Name),
+			fix: func() (string, error) {
+				release, err := lock.Account(in.LockDir, in.Account.Name)
+				if err != nil {
+					return "", err
+				}
+				defer release()
+				if err := os.RemoveAll(p); err != nil {
+					return "", err
+				}
+				return "removed it", nil
+			}})
 	}
 	return out
 }
