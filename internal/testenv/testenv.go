@@ -97,14 +97,16 @@ func Setup(e *testscript.Env) error {
 	return nil
 }
 
-// RealSetup is Setup for a run against the real Claude Code at bin: scripts
-// guarded by [realclaude] find it as $CLAUDE_REAL_BIN.
-func RealSetup(bin string) func(*testscript.Env) error {
+// RealSetup is Setup for a run against the real Claude Code at bin, release
+// v: scripts guarded by [realclaude] find it as $CLAUDE_REAL_BIN, and its
+// release (read from its package) as $CLAUDE_REAL_VERSION.
+func RealSetup(bin string, v claudever.Version) func(*testscript.Env) error {
 	return func(e *testscript.Env) error {
 		if err := Setup(e); err != nil {
 			return err
 		}
 		e.Setenv("CLAUDE_REAL_BIN", bin)
+		e.Setenv("CLAUDE_REAL_VERSION", v.String())
 		return nil
 	}
 }
