@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/tidwall/gjson"
 )
 
 // maxRan bounds the directories one binary keeps a release seen running
@@ -55,6 +56,24 @@ func loadCache(file string) cache {
 	return c
 }
 
+// readEntry is path's entry in the cache file when it was learned behind
+// exactly these files; only that entry is decoded (a launch reads it).
+func readEntry(file, path string, chain []fileID) *cacheEntry {
+	data, err := fsx.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	raw := gjson.GetBytes(data, gjson.Escape(path))
+	if !raw.IsObject() {
+		return nil
+	}
+	var e cacheEntry
+	if json.Unmarshal([]byte(raw.Raw), &e) != nil {
+		return nil
+	}
+	return cache{path: &e}.entry(path, chain)
+}
+
 // entry is path's entry when it was learned behind exactly these files.
 func (c cache) entry(path string, chain []fileID) *cacheEntry {
 	e := c[path]
@@ -91,8 +110,12 @@ func (c cache) save(file string) {
 // Identify gave it) in dir was release ran, when that is not what b said:
 // the next Identify for dir behind the same files answers ran. It reports
 // whether it recorded anything.
+//
+// A release the files told is not learned over: a launch does not read what
+// was learned when the files tell (doctor's --version catches a wrapper
+// whose files mislead: claude-release-differs).
 func Learn(cacheFile string, b Binary, dir string, ran Version) bool {
-	if cacheFile == "" || dir == "" || len(b.chain) == 0 {
+	if cacheFile == "" || dir == "" || len(b.chain) == 0 || b.Known && b.From != FromVersionFlag && b.From != FromRunning {
 		return false
 	}
 	c := loadCache(cacheFile)

@@ -174,11 +174,13 @@ func IdentifyWith(path string, o Options) Binary {
 	} else {
 		b.Problem = r.problem
 	}
-	if o.Cache == "" {
-		return b
+	if o.Cache == "" || r.known && !o.Probe {
+		return b // the files tell: nothing more is read on the launch path
 	}
-	c := loadCache(o.Cache)
-	e := c.entry(path, r.chain)
+	var e *cacheEntry
+	if !r.known {
+		e = readEntry(o.Cache, path, r.chain)
+	}
 	if e != nil && o.Dir != "" {
 		if ran, ok := e.Ran[o.Dir]; ok {
 			if v, ok := Parse(ran.Version); ok {
@@ -213,6 +215,7 @@ func IdentifyWith(path string, o Options) Binary {
 	if !b.Known || cached {
 		b.Version, b.Known, b.From, b.Problem = v, true, FromVersionFlag, ""
 		if e == nil || e.Version != v.String() {
+			c := loadCache(o.Cache)
 			c.put(path, r.chain, func(e *cacheEntry) { e.Version = v.String() })
 			c.save(o.Cache)
 		}

@@ -338,3 +338,61 @@ func BenchmarkIdentify(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIdentifyWrapper is what a launch pays behind a wrapper script
+// (Nix's makeWrapper) in front of npm's layout: the script is read, the
+// package found; the cache is not read.
+func BenchmarkIdentifyWrapper(b *testing.B) {
+	dir := b.TempDir()
+	pkg := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@anthropic-ai/claude-code","version":"2.1.90","description":"`+strings.Repeat("x", 400)+`"}`), 0o644)
+	_ = os.WriteFile(filepath.Join(pkg, "cli.js"), []byte("#!/usr/bin/env node\n"), 0o755)
+	wrapper := filepath.Join(dir, "claude")
+	_ = os.WriteFile(wrapper, []byte("#!/bin/bash -e\nexport DISABLE_AUTOUPDATER=1\nexec -a \"$0\" \""+filepath.Join(pkg, "cli.js")+"\" \"$@\"\n"), 0o755)
+	cache := filepath.Join(dir, "versions.json")
+	grown(dir).save(cache)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if c := IdentifyWith(wrapper, Options{Cache: cache, Dir: "/src/app"}); !c.Known || c.Target == "" {
+			b.Fatal(c.Problem)
+		}
+	}
+}
+
+// BenchmarkIdentifyLearned is what a launch pays behind a shim no file
+// explains: the script is read, then the one entry of the cache.
+func BenchmarkIdentifyLearned(b *testing.B) {
+	dir := b.TempDir()
+	shim := filepath.Join(dir, "claude")
+	_ = os.WriteFile(shim, []byte("#!/bin/sh\nexec asdf exec claude \"$@\"\n"), 0o755)
+	cache := filepath.Join(dir, "versions.json")
+	c := grown(dir)
+	r := readFiles(shim)
+	c.put(shim, r.chain, func(e *cacheEntry) {
+		e.Version = "2.1.331"
+		e.Ran = map[string]ranEntry{"/src/app": {Version: "2.0.77"}}
+	})
+	c.save(cache)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if c := IdentifyWith(shim, Options{Cache: cache, Dir: "/src/app"}); c.Version != V(2, 0, 77) {
+			b.Fatal(c)
+		}
+	}
+}
+
+// grown is a cache as a user's grows: a few binaries, each seen in many dirs.
+func grown(dir string) cache {
+	c := cache{}
+	for i := 0; i < 4; i++ {
+		e := &cacheEntry{Chain: []fileID{{Path: filepath.Join(dir, "x", strings.Repeat("y", i)), Size: 1, MtimeNs: 2, Ino: 3}}, Version: "2.1.90", Ran: map[string]ranEntry{}}
+		for j := 0; j < maxRan; j++ {
+			e.Ran[filepath.Join("/home/u/src", strings.Repeat("r", j+1))] = ranEntry{Version: "2.1.90"}
+		}
+		c[filepath.Join(dir, "bin", strings.Repeat("c", i+1))] = e
+	}
+	return c
+}
