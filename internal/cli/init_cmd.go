@@ -19,7 +19,7 @@ import (
 
 // InitCmd is `claude-account init NAME [--from DIR]`.
 type InitCmd struct {
-	Name         string `arg:"" help:"Account name: lower-case letters, digits, '-' and '_'."`
+	Name         string `arg:"" help:"Account name: lower-case letters, digits, '-' and '_', at most 180 characters."`
 	Dir          string `placeholder:"DIR" help:"Where to make it. Default: $$CLAUDE_ACCOUNT_DIR, else ~/.claude-NAME (with --from, the dir home-manager declared for the account comes first)."`
 	From         string `placeholder:"DIR" help:"Take in an existing Claude Code config dir: ~/.claude (with ~/.claude.json beside it) or a dir used as CLAUDE_CONFIG_DIR. It is only read."`
 	IntoExisting bool   `help:"With --from: the account exists (home-manager declares it, or an earlier init made it); add only what it lacks and change nothing it has."`
