@@ -84,9 +84,9 @@ func (c *InitCmd) Run(d *Deps) error {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(d.Dir, dir)
 	}
-	if !c.DryRun {
-		// One init of an account at a time: what an earlier, killed one
-		// left is then no other's work in progress.
+	if !c.DryRun && (c.From != "" || len(adopt.Leftovers(dir)) > 0) {
+		// One init --from of an account at a time: what an earlier, killed
+		// one left is then no other's work in progress.
 		release, err := lock.Account(lock.Dir(d.Env), c.Name)
 		if err != nil {
 			return err
