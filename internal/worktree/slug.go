@@ -25,8 +25,8 @@ var reservedParts = map[string]bool{".git": true, ".claude": true, ".vscode": tr
 	".husky": true, ".cargo": true, ".devcontainer": true, ".yarn": true, ".mvn": true, ".config": true}
 
 // isGitName reports the names git gives its own refs and files in a git
-// dir: HEAD, the pseudo-refs FETCH_HEAD, ORIG_HEAD, MERGE_HEAD … (upper case,
-// ending in _HEAD), AUTO_MERGE. A worktree's id is its directory's name,
+// dir: HEAD, the pseudo-refs FETCH_HEAD, ORIG_HEAD, MERGE_HEAD … (git's
+// pseudo-ref syntax, upper case, '_' and '-', ending in _HEAD), AUTO_MERGE. A worktree's id is its directory's name,
 // which names its refs (worktrees/<id>/HEAD), and a worktree called HEAD
 // reads as git's HEAD wherever a name, path or branch is taken ('worktree rm
 // HEAD').
@@ -34,7 +34,7 @@ func isGitName(slug string) bool {
 	if slug == "HEAD" || slug == "AUTO_MERGE" {
 		return true
 	}
-	return strings.HasSuffix(slug, "_HEAD") && strings.Trim(slug, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == ""
+	return strings.HasSuffix(slug, "_HEAD") && strings.Trim(slug, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") == ""
 }
 
 // ValidateSlug accepts names like fix-login or user/feature: letters,
