@@ -67,7 +67,7 @@ func TestRealClaude(t *testing.T) {
 			t.Fatalf("%s: which Claude Code release it is cannot be told: %s", bin, c.Problem)
 		}
 		t.Run(c.Version.String(), func(t *testing.T) {
-			testscript.Run(t, params(files, testenv.RealSetup(bin), testenv.RealCondition(bin, c.Version)))
+			testscript.Run(t, params(files, testenv.RealSetup(bin, c.Version), testenv.RealCondition(bin, c.Version)))
 		})
 	}
 }

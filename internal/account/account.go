@@ -104,8 +104,16 @@ func (a *Account) ManagedKeys() []string {
 	return keys
 }
 
-// ValidateName checks an account name: [a-z0-9][a-z0-9_-]*. Names become
-// directory and program names, so nothing that could climb out of HOME passes.
+// MaxNameLen is the longest account name. Each session's id is its
+// instance lock's name, <name>-<16 hex digits of the fingerprint>.<slot>
+// (slots up to 63), and the state hook takes ids of up to 200 characters
+// (session.ValidID): 200 - len("-0123456789abcdef.63") = 180. A longer name
+// was accepted, and 'ps' then showed its sessions as starting forever.
+const MaxNameLen = 180
+
+// ValidateName checks an account name: [a-z0-9][a-z0-9_-]*, at most
+// MaxNameLen characters. Names become directory and program names, so
+// nothing that could climb out of HOME passes.
 func ValidateName(name string) error {
 	if name == "" {
 		return errors.New("account name is empty")
@@ -115,6 +123,9 @@ func ValidateName(name string) error {
 		if !ok {
 			return fmt.Errorf("account name %q is not valid: use lower-case letters, digits, '-' and '_', starting with a letter or digit", name)
 		}
+	}
+	if len(name) > MaxNameLen {
+		return fmt.Errorf("account name %q is %d characters long; the limit is %d (the name is part of each session's id, which Claude's state hook takes up to 200 characters)", name, len(name), MaxNameLen)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/claude-account/claude-account/internal/account"
@@ -16,6 +17,8 @@ import (
 // the plan. Everything is made in a staging dir beside the account dir that
 // becomes it by one rename, so a half-made account is never seen and a
 // failure leaves nothing behind. An account dir that exists is never touched.
+// A killed init leaves its staging dir, with a copy of the login: the next
+// init removes it (SweepLeftovers), and doctor reports it (Leftovers).
 func Create(name string, p *Plan) error {
 	if p.Into {
 		return errors.New("adopt: Create with a plan for an existing account")
@@ -27,7 +30,7 @@ func Create(name string, p *Plan) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(p.Dest)+".init-")
+	tmp, err := os.MkdirTemp(parent, stagingPrefix(p.Dest))
 	if err != nil {
 		return err
 	}
@@ -132,4 +135,50 @@ func write(path string, data []byte, mode fs.FileMode, secret bool) error {
 		return err
 	}
 	return os.Chmod(path, mode)
+}
+
+// stagingPrefix begins the name of Create's staging dirs for dest, beside it.
+func stagingPrefix(dest string) string { return "." + filepath.Base(dest) + ".init-" }
+
+// Leftovers are the staging dirs beside dest that an init killed midway
+// left (each may hold a copy of a login): directories of this user named
+// like Create's, never followed through a link.
+func Leftovers(dest string) []string {
+	parent, prefix := filepath.Dir(dest), stagingPrefix(dest)
+	des, err := os.ReadDir(parent)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, de := range des {
+		if !de.IsDir() || !strings.HasPrefix(de.Name(), prefix) || len(de.Name()) == len(prefix) {
+			continue
+		}
+		p := filepath.Join(parent, de.Name())
+		if fi, err := os.Lstat(p); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// SweepLeftovers removes Leftovers(dest). The caller holds the account's
+// lock, so no init of this account is staging now. It returns what it
+// removed, and an error naming what it could not remove.
+func SweepLeftovers(dest string) (removed []string, err error) {
+	var failed []string
+	for _, p := range Leftovers(dest) {
+		if e := os.RemoveAll(p); e != nil {
+			failed = append(failed, fmt.Sprintf("%s (%v)", p, e))
+			continue
+		}
+		removed = append(removed, p)
+	}
+	if len(failed) > 0 {
+		return removed, fmt.Errorf("could not remove what an interrupted init left: %s; it may hold a copy of a login: remove it by hand", strings.Join(failed, ", "))
+	}
+	return removed, nil
 }

@@ -196,7 +196,7 @@ func validDir(d string) error {
 }
 
 // validName is account.ValidateName, repeated so that this package stays a
-// leaf: [a-z0-9][a-z0-9_-]*.
+// leaf: [a-z0-9][a-z0-9_-]*, at most maxNameLen characters.
 func validName(name string) error {
 	if name == "" {
 		return errors.New("the account name is empty")
@@ -206,8 +206,14 @@ func validName(name string) error {
 			return fmt.Errorf("account name %q is not valid: use lower-case letters, digits, '-' and '_'", name)
 		}
 	}
+	if len(name) > maxNameLen {
+		return fmt.Errorf("account name %q is %d characters long; the limit is %d", name, len(name), maxNameLen)
+	}
 	return nil
 }
+
+// maxNameLen is account.MaxNameLen (a test keeps them equal).
+const maxNameLen = 180
 
 // Format lays bindings out as a bindings file, sorted by directory.
 func Format(bs []Binding) []byte {

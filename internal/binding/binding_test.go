@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/env"
 )
 
@@ -193,5 +194,13 @@ func TestBindConcurrent(t *testing.T) {
 	}
 	if len(bs) != 20 {
 		t.Fatalf("%d of 20 bindings kept: concurrent binds lost each other's", len(bs))
+	}
+}
+
+// TestNameLimitIsAccounts: this package repeats account.ValidateName to stay
+// a leaf; its limit must be the same.
+func TestNameLimitIsAccounts(t *testing.T) {
+	if maxNameLen != account.MaxNameLen {
+		t.Fatalf("binding allows account names of %d characters, account %d", maxNameLen, account.MaxNameLen)
 	}
 }

@@ -4,26 +4,23 @@
 // and what the launcher can share between worktrees depends on the release
 // (see Rows).
 //
-// A version is read, in order, from the path (a Nix store path names its
-// package and version; the native installer keeps versions/X.Y.Z), from the
-// npm package's package.json beside the binary, and only then from
-// `claude --version`, run once and cached by the binary's path, size, mtime
-// and inode.
+// A release is read, in order: from the files (a Nix store path names its
+// package and version; the native installer keeps versions/X.Y.Z; npm's
+// package.json sits beside the binary), also behind a wrapper script, whose
+// exec lines are read and followed (readFiles); then from what the launcher
+// saw running in the same directory behind the very same files (Learn); then
+// from `claude --version`, run once per set of files and kept only when it
+// answered. A release nothing tells is unknown, never taken for the newest:
+// Binary.Has is false for it, and the launcher then uses what works on every
+// release.
 package claudever
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
-	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/tidwall/gjson"
@@ -91,11 +88,21 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // Binary is a Claude Code binary and what is known of its release.
 type Binary struct {
-	Path    string  `json:"path"`              // as found (PATH, account.toml)
+	Path string `json:"path"` // as found (PATH, account.toml)
+	// Target is the file behind a wrapper script at Path where the release
+	// was read ("" when Path itself told it).
+	Target  string  `json:"target,omitempty"`
 	Version Version `json:"-"`                 // valid when Known
 	Known   bool    `json:"-"`                 // false: no source said
 	From    string  `json:"versionFrom"`       // where the version was read
 	Problem string  `json:"problem,omitempty"` // why it is not known
+	// StartProblem (doctor only, Options.Probe): why Claude cannot start.
+	StartProblem string `json:"startProblem,omitempty"`
+	// Says (doctor only): what `claude --version` answered when that is not
+	// the release the files told.
+	Says string `json:"versionSays,omitempty"`
+	// chain is every file the release was read through: the cache key.
+	chain []fileID
 }
 
 // MarshalJSON adds "version" ("" when unknown).
@@ -119,39 +126,100 @@ func (b Binary) Describe() string {
 	return b.Version.String() + " (from " + b.From + ")"
 }
 
-// Identify says which release the binary at path is. cacheFile keeps the
-// answers of `claude --version` ("" to never run it); env is the environment
-// it runs with.
+// Label names the release in a sentence: "Claude Code 2.1.90", or "Claude
+// Code of an unknown release".
+func (b Binary) Label() string {
+	if !b.Known {
+		return "Claude Code of an unknown release"
+	}
+	return "Claude Code " + b.Version.String()
+}
+
+// FromRunning is Binary.From for a release seen running (Learn).
+const FromRunning = "the Claude that ran here"
+
+// FromVersionFlag is Binary.From for `claude --version`'s answer.
+const FromVersionFlag = "claude --version"
+
+// Options says where Identify may look beyond the files.
+type Options struct {
+	Cache string   // the file of what was learned (claude-versions.json); "" reads the files only
+	Env   []string // the environment `claude --version` runs with
+	// Dir is where this Claude is about to run: a release seen running
+	// there behind the same files (Learn) is the answer.
+	Dir string
+	// Probe runs `claude --version` once even when the release is known
+	// (doctor): it shows whether Claude starts at all (StartProblem) and
+	// whether it agrees with the files (Says).
+	Probe bool
+}
+
+// Identify says which release the binary at path is, from its files, what
+// cacheFile learned, and as a last resort `claude --version` (run with env).
 func Identify(path, cacheFile string, env []string) Binary {
-	b := Binary{Path: path}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		real = path
+	return IdentifyWith(path, Options{Cache: cacheFile, Env: env})
+}
+
+// IdentifyWith is Identify with every option. `claude --version` runs at
+// most once per call: only when nothing else tells (or to Probe), and its
+// answer is kept only when it gave one, keyed by every file the release
+// depends on (the wrapper and what it leads to), so a change to any of them
+// asks again. A failure — a timeout on a loaded machine, a wrapper that
+// cannot start — is an unknown release this time, and asked again next time.
+func IdentifyWith(path string, o Options) Binary {
+	r := readFiles(path)
+	b := Binary{Path: path, Target: r.target, chain: r.chain}
+	if r.known {
+		b.Version, b.Known, b.From = r.version, true, r.from
+	} else {
+		b.Problem = r.problem
 	}
-	for _, p := range []string{path, real} {
-		if v, ok := fromStorePath(p); ok {
-			b.Version, b.Known, b.From = v, true, "the Nix store path"
-			return b
+	if o.Cache == "" || r.known && !o.Probe {
+		return b // the files tell: nothing more is read on the launch path
+	}
+	var e *cacheEntry
+	if !r.known {
+		e = readEntry(o.Cache, path, r.chain)
+	}
+	if e != nil && o.Dir != "" {
+		if ran, ok := e.Ran[o.Dir]; ok {
+			if v, ok := Parse(ran.Version); ok {
+				b.Version, b.Known, b.From, b.Target, b.Problem = v, true, FromRunning, "", ""
+			}
 		}
-		if v, ok := fromVersionsDir(p); ok {
-			b.Version, b.Known, b.From = v, true, "the installer's versions dir"
-			return b
+	}
+	cached := false
+	if !b.Known && e != nil {
+		if v, ok := Parse(e.Version); ok {
+			b.Version, b.Known, b.From, b.Problem = v, true, FromVersionFlag, ""
+			cached = true
 		}
 	}
-	if v, ok := fromPackageJSON(real); ok {
-		b.Version, b.Known, b.From = v, true, "package.json"
+	if b.Known && !o.Probe {
 		return b
 	}
-	if cacheFile == "" {
-		b.Problem = "no version in its path or package"
-		return b
+	v, err := askVersion(path, o.Env)
+	var start *StartError
+	switch {
+	case errors.As(err, &start):
+		b.StartProblem = start.Msg
+	case err == nil && b.Known && v != b.Version && !cached && b.From != FromRunning:
+		b.Says = v.String()
 	}
-	v, err := fromVersionFlag(real, cacheFile, env)
 	if err != nil {
-		b.Problem = err.Error()
+		if !b.Known {
+			b.Problem = err.Error()
+		}
 		return b
 	}
-	b.Version, b.Known, b.From = v, true, "claude --version"
+	if !b.Known || cached {
+		b.Version, b.Known, b.From, b.Problem = v, true, FromVersionFlag, ""
+		if e == nil || e.Version != v.String() {
+			c := loadCache(o.Cache)
+			c.put(path, r.chain, func(e *cacheEntry) { e.Version = v.String() })
+			c.save(o.Cache)
+		}
+	}
 	return b
 }
 
@@ -202,74 +270,4 @@ func fromPackageJSON(real string) (Version, bool) {
 		dir = filepath.Dir(dir)
 	}
 	return Version{}, false
-}
-
-// cacheEntry is one binary as `claude --version` described it.
-type cacheEntry struct {
-	Size    int64  `json:"size"`
-	MtimeNs int64  `json:"mtimeNs"`
-	Ino     uint64 `json:"ino"`
-	Version string `json:"version,omitempty"`
-	Problem string `json:"problem,omitempty"` // with no version: why
-}
-
-// fromVersionFlag runs `claude --version` once per binary: the answer is
-// kept by path, size, mtime and inode, so a new binary at the same path
-// (an update) is asked again.
-func fromVersionFlag(real, cacheFile string, env []string) (Version, error) {
-	fi, err := os.Stat(real)
-	if err != nil {
-		return Version{}, err
-	}
-	key := cacheEntry{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		key.Ino = uint64(st.Ino)
-	}
-	cache := map[string]cacheEntry{}
-	if data, err := fsx.ReadFile(cacheFile); err == nil {
-		_ = json.Unmarshal(data, &cache)
-	}
-	if c, ok := cache[real]; ok && c.Size == key.Size && c.MtimeNs == key.MtimeNs && c.Ino == key.Ino {
-		if v, ok := Parse(c.Version); ok {
-			return v, nil
-		}
-		// Asked before, with no answer: not asked again until it changes.
-		return Version{}, errors.New(c.Problem)
-	}
-	v, err := askVersion(real, env)
-	if err != nil {
-		key.Problem = err.Error()
-	} else {
-		key.Version = v.String()
-	}
-	cache[real] = key
-	if data, err := json.MarshalIndent(cache, "", "  "); err == nil {
-		if err := os.MkdirAll(filepath.Dir(cacheFile), 0o700); err == nil || errors.Is(err, fs.ErrExist) {
-			_ = fsx.WriteFile(cacheFile, append(data, '\n'), 0o600)
-		}
-	}
-	return v, err
-}
-
-// askVersion runs `claude --version`.
-func askVersion(real string, env []string) (Version, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, real, "--version")
-	cmd.Env = env
-	// Never in the repository: a version manager's shim (asdf, mise) picks
-	// the release from files up the directory tree, so the answer, cached
-	// for every repository, would be the first repository's to give.
-	cmd.Dir = "/"
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
-		return Version{}, errors.New("'" + real + " --version' failed: " + err.Error())
-	}
-	line, _, _ := strings.Cut(out.String(), "\n")
-	v, ok := Parse(line)
-	if !ok || !strings.Contains(out.String(), "Claude Code") {
-		return Version{}, errors.New("'" + real + " --version' did not print a Claude Code version")
-	}
-	return v, nil
 }

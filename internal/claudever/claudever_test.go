@@ -43,8 +43,8 @@ func TestOrder(t *testing.T) {
 		}
 	}
 	unknown := Binary{}
-	if !unknown.Has(SecureStorageDir) {
-		t.Error("a Claude of unknown release is taken for a new one")
+	if unknown.Has(SecureStorageDir) || !unknown.MayHave(SecureStorageDir) {
+		t.Error("a Claude of unknown release surely has nothing, and may have everything")
 	}
 	old := Binary{Known: true, Version: V(2, 1, 143)}
 	if old.Has(SecureStorageDir) || !old.Has(PluginCacheDir) {
@@ -120,6 +120,174 @@ func TestIdentifyVersionFlagCached(t *testing.T) {
 	}
 }
 
+func TestIdentifyFailureNotCached(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "claude")
+	flag := filepath.Join(dir, "flag")
+	// Fails the first time (as a timeout on a loaded machine), answers after.
+	script := "#!/bin/sh\nif [ ! -e " + flag + " ]; then : > " + flag + "; exit 1; fi\necho '2.1.90 (Claude Code)'\n"
+	must(t, os.WriteFile(bin, []byte(script), 0o755))
+	cache := filepath.Join(dir, "versions.json")
+	if b := Identify(bin, cache, nil); b.Known || !strings.Contains(b.Problem, "failed") {
+		t.Fatalf("first: %+v", b)
+	}
+	if b := Identify(bin, cache, nil); !b.Known || b.Version != V(2, 1, 90) {
+		t.Fatalf("a failure was kept: %+v", b)
+	}
+}
+
+func TestIdentifyWrapperStartError(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "claude")
+	must(t, os.WriteFile(bin, []byte("#!/bin/sh\nexec "+filepath.Join(dir, "gone")+" \"$@\"\n"), 0o755))
+	b := IdentifyWith(bin, Options{Cache: filepath.Join(dir, "c.json"), Probe: true})
+	if b.Known || !strings.Contains(b.StartProblem, "status 127") {
+		t.Fatalf("%+v", b)
+	}
+}
+
+func TestParseVersionOutput(t *testing.T) {
+	for in, want := range map[string]string{
+		"2.0.77 (Claude Code)\n": "2.0.77",
+		"2.1.331 (Claude Code)":  "2.1.331",
+		"Now using node v20.20.2 (npm v10.8.2)\n2.1.90 (Claude Code)\n": "2.1.90",
+		"2.1.198-beta.1 (Claude Code)\n":                                "2.1.198",
+		"Now using node v20.20.2 (npm v10.8.2)\n":                       "",
+		"1.2.3 (Claude Code)\n1.2.4 (Claude Code)\n":                    "",
+		"1.2.3 (Claude Code)\n1.2.3 (Claude Code)\n":                    "1.2.3",
+		"node 20.20.2 (Claude Code)\n2.1.90 (Claude Code)\n":            "2.1.90",
+		"2.1.90 (Claude Code) and more\n":                               "",
+		"v2.1.90 (Claude Code)\n":                                       "",
+		"02.1.90 (Claude Code)\n":                                       "",
+		"2.1.90- (Claude Code)\n":                                       "",
+		"\t2.1.90  (Claude Code)  \r\n":                                 "2.1.90",
+	} {
+		v, ok := ParseVersionOutput(in)
+		got := ""
+		if ok {
+			got = v.String()
+		}
+		if got != want {
+			t.Errorf("ParseVersionOutput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestExecCandidates(t *testing.T) {
+	for script, want := range map[string]string{
+		// Nix's makeWrapper
+		"#! /nix/store/x-bash/bin/bash -e\nexport DISABLE_AUTOUPDATER='1'\nexec -a \"$0\" \"/nix/store/h-claude-code-2.1.90/bin/.claude-wrapped\"  \"$@\" \n": "/nix/store/h-claude-code-2.1.90/bin/.claude-wrapped",
+		"#!/bin/sh\nexec \"/nix/store/h-claude-code-2.1.90/bin/claude\"  \"$@\"\n":                                                                            "/nix/store/h-claude-code-2.1.90/bin/claude",
+		"#!/bin/sh\nexec /opt/claude/bin/claude \"$@\"\n":                                                                                                     "/opt/claude/bin/claude",
+		"#!/bin/sh\nexec env FOO=1 -u BAR /usr/bin/node /opt/cc/cli.js \"$@\"\n":                                                                              "/usr/bin/node /opt/cc/cli.js",
+		"#!/bin/sh\nif [ -x /a ]; then exec /a \"$@\"; else exec '/b c' \"$@\"; fi\n":                                                                         "/a /b c",
+		"#!/bin/sh\n# exec /not/this\necho exec /nor/this\nexec \"$HOME/x\" /y\n":                                                                             "/y",
+		"#!/bin/sh\nbasedir=$(dirname \"$0\")\nexec \"$basedir/node\" \"$basedir/cli.js\" \"$@\"\n":                                                           "",
+		"#!/bin/sh\nexec $(/usr/bin/which claude) \"$@\"\n":                                                                                                   "",
+		"#!/bin/sh\nFOO=1 exec /a/b\\\n  \"$@\"\n":                                                                                                            "/a/b",
+		"#!/bin/sh\nexec /a/../b/./c\n":                                                                                                                       "/b/c",
+		"#!/bin/sh\nexec /a/*\n":                                                                                                                              "",
+	} {
+		got := strings.Join(ExecCandidates(script), " ")
+		if got != want {
+			t.Errorf("ExecCandidates(%q) = %q, want %q", script, got, want)
+		}
+	}
+}
+
+// TestIdentifyBehindWrapper: a wrapper is read through to the real Claude,
+// and a change behind an unchanged wrapper is seen.
+func TestIdentifyBehindWrapper(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "lib", "node_modules", "@anthropic-ai", "claude-code")
+	must(t, os.MkdirAll(pkg, 0o755))
+	must(t, os.WriteFile(filepath.Join(pkg, "cli.js"), []byte("#!/usr/bin/env node\n"), 0o755))
+	setVersion := func(v string) {
+		must(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@anthropic-ai/claude-code","version":"`+v+`"}`), 0o644))
+	}
+	setVersion("2.1.90")
+	inner := filepath.Join(dir, "inner")
+	must(t, os.WriteFile(inner, []byte("#!/bin/sh\nexec /usr/bin/env node "+filepath.Join(pkg, "cli.js")+" \"$@\"\n"), 0o755))
+	outer := filepath.Join(dir, "claude")
+	must(t, os.WriteFile(outer, []byte("#!/bin/sh\nexport X=1\nexec -a \"$0\" \""+inner+"\" \"$@\"\n"), 0o755))
+	b := Identify(outer, "", nil)
+	if !b.Known || b.Version != V(2, 1, 90) || b.From != "package.json" || b.Target != filepath.Join(pkg, "cli.js") {
+		t.Fatalf("behind two wrappers: %+v", b)
+	}
+	setVersion("2.0.77")
+	if b := Identify(outer, "", nil); b.Version != V(2, 0, 77) {
+		t.Fatalf("a rollback behind the wrapper: %+v", b)
+	}
+	// Two releases behind one wrapper: no answer from the files.
+	other := filepath.Join(dir, "other", "claude-code")
+	must(t, os.MkdirAll(other, 0o755))
+	must(t, os.WriteFile(filepath.Join(other, "package.json"), []byte(`{"name":"@anthropic-ai/claude-code","version":"2.1.331"}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(other, "cli.js"), []byte("#!/usr/bin/env node\n"), 0o755))
+	must(t, os.WriteFile(outer, []byte("#!/bin/sh\n[ -n \"$OLD\" ] && exec "+inner+"\nexec "+filepath.Join(other, "cli.js")+"\n"), 0o755))
+	if b := Identify(outer, "", nil); b.Known || !strings.Contains(b.Problem, "more than one release") {
+		t.Fatalf("two releases: %+v", b)
+	}
+}
+
+func TestLearn(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "shim")
+	must(t, os.WriteFile(bin, []byte("#!/bin/sh\necho '2.1.331 (Claude Code)'\n"), 0o755))
+	cache := filepath.Join(dir, "c.json")
+	b := IdentifyWith(bin, Options{Cache: cache, Dir: "/src/app"})
+	if b.Version != V(2, 1, 331) {
+		t.Fatalf("%+v", b)
+	}
+	if !Learn(cache, b, "/src/app", V(2, 0, 77)) {
+		t.Fatal("nothing learned")
+	}
+	if Learn(cache, b, "/src/app", V(2, 0, 77)) {
+		t.Fatal("learned twice")
+	}
+	if b := IdentifyWith(bin, Options{Cache: cache, Dir: "/src/app"}); b.Version != V(2, 0, 77) || b.From != FromRunning {
+		t.Fatalf("after learning: %+v", b)
+	}
+	if b := IdentifyWith(bin, Options{Cache: cache, Dir: "/src/other"}); b.Version != V(2, 1, 331) {
+		t.Fatalf("another dir: %+v", b)
+	}
+	// A changed shim forgets what was learned behind the old one.
+	must(t, os.WriteFile(bin, []byte("#!/bin/sh\necho '2.1.330 (Claude Code)'\n# changed\n"), 0o755))
+	if b := IdentifyWith(bin, Options{Cache: cache, Dir: "/src/app"}); b.Version != V(2, 1, 330) || b.From != FromVersionFlag {
+		t.Fatalf("after a change: %+v", b)
+	}
+}
+
+func FuzzParseVersionOutput(f *testing.F) {
+	for _, s := range []string{"2.1.90 (Claude Code)\n", "Now using node v20.20.2 (npm v10.8.2)\n2.0.77 (Claude Code)\n", "1.2.3-rc.1 (Claude Code)", "(Claude Code)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, ok := ParseVersionOutput(s)
+		if !ok {
+			return
+		}
+		if !strings.Contains(s, v.String()) || !strings.Contains(s, "(Claude Code)") {
+			t.Fatalf("ParseVersionOutput(%q) = %v, not in the input", s, v)
+		}
+		if w, ok := ParseVersionOutput(v.String() + " (Claude Code)\n"); !ok || w != v {
+			t.Fatalf("%v does not read back: %v", v, w)
+		}
+	})
+}
+
+func FuzzExecCandidates(f *testing.F) {
+	for _, s := range []string{"#!/bin/sh\nexec -a \"$0\" \"/nix/store/x/bin/.claude-wrapped\" \"$@\"\n", "#!/bin/sh\nexec env A=1 /usr/bin/node '/o p/cli.js'\n", "exec \"/a\\\"b\" \\\n /c", "#!/bin/sh\nexec \"$(dirname \"$0\")/x\"\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range ExecCandidates(s) {
+			if !filepath.IsAbs(p) || p != filepath.Clean(p) || strings.ContainsRune(p, 0) {
+				t.Fatalf("ExecCandidates(%q) gave %q", s, p)
+			}
+		}
+	})
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"2.1.90", "2.1.90 (Claude Code)", "v1.2.3-rc", "1..2", "1.2.3.4", "/nix/store/x-claude-code-2.1.9/bin/claude"} {
 		f.Add(s)
@@ -169,4 +337,62 @@ func BenchmarkIdentify(b *testing.B) {
 			b.Fatal(c.Problem)
 		}
 	}
+}
+
+// BenchmarkIdentifyWrapper is what a launch pays behind a wrapper script
+// (Nix's makeWrapper) in front of npm's layout: the script is read, the
+// package found; the cache is not read.
+func BenchmarkIdentifyWrapper(b *testing.B) {
+	dir := b.TempDir()
+	pkg := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@anthropic-ai/claude-code","version":"2.1.90","description":"`+strings.Repeat("x", 400)+`"}`), 0o644)
+	_ = os.WriteFile(filepath.Join(pkg, "cli.js"), []byte("#!/usr/bin/env node\n"), 0o755)
+	wrapper := filepath.Join(dir, "claude")
+	_ = os.WriteFile(wrapper, []byte("#!/bin/bash -e\nexport DISABLE_AUTOUPDATER=1\nexec -a \"$0\" \""+filepath.Join(pkg, "cli.js")+"\" \"$@\"\n"), 0o755)
+	cache := filepath.Join(dir, "versions.json")
+	grown(dir).save(cache)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if c := IdentifyWith(wrapper, Options{Cache: cache, Dir: "/src/app"}); !c.Known || c.Target == "" {
+			b.Fatal(c.Problem)
+		}
+	}
+}
+
+// BenchmarkIdentifyLearned is what a launch pays behind a shim no file
+// explains: the script is read, then the one entry of the cache.
+func BenchmarkIdentifyLearned(b *testing.B) {
+	dir := b.TempDir()
+	shim := filepath.Join(dir, "claude")
+	_ = os.WriteFile(shim, []byte("#!/bin/sh\nexec asdf exec claude \"$@\"\n"), 0o755)
+	cache := filepath.Join(dir, "versions.json")
+	c := grown(dir)
+	r := readFiles(shim)
+	c.put(shim, r.chain, func(e *cacheEntry) {
+		e.Version = "2.1.331"
+		e.Ran = map[string]ranEntry{"/src/app": {Version: "2.0.77"}}
+	})
+	c.save(cache)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if c := IdentifyWith(shim, Options{Cache: cache, Dir: "/src/app"}); c.Version != V(2, 0, 77) {
+			b.Fatal(c)
+		}
+	}
+}
+
+// grown is a cache as a user's grows: a few binaries, each seen in many dirs.
+func grown(dir string) cache {
+	c := cache{}
+	for i := 0; i < 4; i++ {
+		e := &cacheEntry{Chain: []fileID{{Path: filepath.Join(dir, "x", strings.Repeat("y", i)), Size: 1, MtimeNs: 2, Ino: 3}}, Version: "2.1.90", Ran: map[string]ranEntry{}}
+		for j := 0; j < maxRan; j++ {
+			e.Ran[filepath.Join("/home/u/src", strings.Repeat("r", j+1))] = ranEntry{Version: "2.1.90"}
+		}
+		c[filepath.Join(dir, "bin", strings.Repeat("c", i+1))] = e
+	}
+	return c
 }

@@ -31,6 +31,21 @@ var (
 	Oldest = V(2, 0, 77)
 )
 
-// Has reports whether the binary does what arrived in since. A binary of
-// unknown release is taken for a new one: Claude Code only ever adds these.
-func (b Binary) Has(since Version) bool { return !b.Known || b.Version.AtLeast(since) }
+// Has reports whether the binary surely does what arrived in since. A
+// release nothing could tell (Binary.Known) is never taken for the newest:
+// it has only what every supported release has (since Oldest). Use Has for
+// what an older release rejects or loses (a hook event it does not know
+// makes it drop the whole settings value; moving memory it reads from the
+// config dir hides it).
+func (b Binary) Has(since Version) bool {
+	if !b.Known {
+		return !Oldest.Less(since)
+	}
+	return b.Version.AtLeast(since)
+}
+
+// MayHave reports whether the binary may do what arrived in since: true for
+// an unknown release. Use it only for what an older release ignores
+// harmlessly (an environment variable it does not read), so that what works
+// on every release is done for a release nothing could tell.
+func (b Binary) MayHave(since Version) bool { return !b.Known || b.Version.AtLeast(since) }

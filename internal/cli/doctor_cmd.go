@@ -17,7 +17,7 @@ type DoctorCmd struct {
 	AccountFlags
 	Dir  string `arg:"" optional:"" placeholder:"DIR" help:"Check the config dir of the workspace DIR is in (what its findings' fixes name). Default: the current directory."`
 	Fix  bool   `help:"Repair what can be repaired safely, and say what was done."`
-	JSON bool   `help:"Print JSON: {ok, loggedIn, claude: {path, version?, versionFrom?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, needs?, note?}]}; README-CLAUDE-CODE.md (JSON) says what each field means."`
+	JSON bool   `help:"Print JSON: {ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?}]}; README-CLAUDE-CODE.md (JSON) says what each field means."`
 }
 
 // Help is shown under the command's usage.
@@ -26,8 +26,10 @@ func (c *DoctorCmd) Help() string {
 exact broken hop: runtime → account → store), no link was replaced by a file,
 no file Claude writes is on a read-only file system, the runtime belongs to this
 workspace, the lock dir is private, and a trusted project overlay is unchanged.
-Then says where each thing shared with the account resolves (login, memory,
-plugins, settings, MCP servers, trust). Exits 1 while anything is wrong.
+It runs Claude's --version once: Claude is not ready when it cannot start, when
+its release cannot be read, or when --version contradicts the release read from
+its files. Then says where each thing shared with the account resolves (login,
+memory, plugins, settings, MCP servers, trust). Exits 1 while anything is wrong.
 
 Examples:
   claude-account doctor --account max
@@ -71,7 +73,9 @@ func (c *DoctorCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	bin, claudeErr := ws.FindClaude()
+	// Claude's --version runs once here, whatever the files tell: it shows
+	// that Claude starts at all, and that it is the release the launch reads.
+	bin, claudeErr := ws.FindClaudeWith(claudever.Options{Probe: true})
 	if claudeErr != nil {
 		bin = claudever.Binary{Problem: claudeErr.Error()}
 	}
@@ -122,7 +126,7 @@ func (c *DoctorCmd) Run(d *Deps) error {
 			d.stdout().Linef("ok: claude (%s) is ready in %s (config dir %s)", ws.Account.Name, ws.Where(), d.Env.TildePath(ws.Layout.ConfigDir))
 		}
 		if claudeErr == nil {
-			d.stdout().Linef("claude: %s, Claude Code %s", d.Env.TildePath(bin.Path), bin.Describe())
+			d.stdout().Linef("claude: %s, Claude Code %s", claudeWhere(d, bin), bin.Describe())
 		}
 		for _, s := range rep.Shared {
 			d.stdout().Linef("shared %s: %s", s.Name, sharedWhere(d, s))

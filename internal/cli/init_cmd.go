@@ -18,7 +18,7 @@ import (
 
 // InitCmd is `claude-account init NAME [--from DIR]`.
 type InitCmd struct {
-	Name         string `arg:"" help:"Account name: lower-case letters, digits, '-' and '_'."`
+	Name         string `arg:"" help:"Account name: lower-case letters, digits, '-' and '_', at most 180 characters."`
 	Dir          string `placeholder:"DIR" help:"Where to make it. Default: $$CLAUDE_ACCOUNT_DIR, else ~/.claude-NAME (with --from, the dir home-manager declared for the account comes first)."`
 	From         string `placeholder:"DIR" help:"Take in an existing Claude Code config dir: ~/.claude (with ~/.claude.json beside it) or a dir used as CLAUDE_CONFIG_DIR. It is only read."`
 	IntoExisting bool   `help:"With --from: the account exists (home-manager declares it, or an earlier init made it); add only what it lacks and change nothing it has."`
@@ -83,6 +83,16 @@ func (c *InitCmd) Run(d *Deps) error {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(d.Dir, dir)
 	}
+	if !c.DryRun && (c.From != "" || len(adopt.Leftovers(dir)) > 0) {
+		// One init --from of an account at a time: what an earlier, killed
+		// one left is then no other's work in progress.
+		release, err := lock.Account(lock.Dir(d.Env), c.Name)
+		if err != nil {
+			return err
+		}
+		defer release()
+		sweepInits(d, dir)
+	}
 	if c.From == "" {
 		if err := account.Init(c.Name, dir); err != nil {
 			return err
@@ -116,13 +126,6 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 		if err := refuseRunning(d, c.Name); err != nil {
 			return err
 		}
-		if !c.DryRun {
-			release, err := lock.Account(lock.Dir(d.Env), c.Name)
-			if err != nil {
-				return err
-			}
-			defer release()
-		}
 		if opts.Declared, err = declaredServers(a); err != nil {
 			return err
 		}
@@ -148,6 +151,19 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 	}
 	c.print(d, plan)
 	return nil
+}
+
+// sweepInits removes the staging dirs that inits of this account killed
+// midway left beside dir (adopt.SweepLeftovers): each may hold a copy of a
+// login. What it cannot remove it says, and doctor reports (init-leftover).
+func sweepInits(d *Deps, dir string) {
+	removed, err := adopt.SweepLeftovers(dir)
+	for _, p := range removed {
+		d.notef("removed %s, which an interrupted init left (it may have held a copy of a login)", d.Env.TildePath(p))
+	}
+	if err != nil {
+		d.notef("warning: %v", err)
+	}
 }
 
 // refuseRunning stops --into-existing while a Claude of the account runs:

@@ -88,7 +88,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 	row("fingerprint", st.Fingerprint)
 	row("config dir", st.ConfigDir)
 	if bin.Path != "" {
-		row("claude", d.Env.TildePath(bin.Path)+", Claude Code "+bin.Describe())
+		row("claude", claudeWhere(d, bin)+", Claude Code "+bin.Describe())
 	} else {
 		row("claude", bin.Problem)
 	}
@@ -137,8 +137,20 @@ func sharedWhere(d *Deps, s configdir.Shared) string {
 		via += ", set by you"
 	}
 	where := fmt.Sprintf("%s (%s)", d.Env.TildePath(s.Path), via)
-	if s.Needs != "" {
+	switch {
+	case s.Needs != "":
 		where += fmt.Sprintf("; %s needs Claude Code ≥ %s", s.Note, s.Needs)
+	case s.Note != "":
+		where += "; " + s.Note
 	}
 	return where
+}
+
+// claudeWhere names the Claude binary, and the file behind its wrapper where
+// its release was read.
+func claudeWhere(d *Deps, b claudever.Binary) string {
+	if b.Target == "" {
+		return d.Env.TildePath(b.Path)
+	}
+	return d.Env.TildePath(b.Path) + " (a wrapper of " + d.Env.TildePath(b.Target) + ")"
 }

@@ -78,12 +78,15 @@ func Harvest(in Input, since StateStamp) (*Plan, error) {
 		}
 		if p.IsRuntime && root != "" && !next.IsTrusted(root) {
 			// Claude keys trust by the main worktree's root (before 2.1.63
-			// by each worktree's own: trustPath); it holds for every
+			// by each worktree's own: trustPaths); it holds for every
 			// worktree of the repository.
-			v, ok, err := coalesce.Path(cur, "projects", trustPath(in), "hasTrustDialogAccepted")
-			if err == nil && ok && string(v) == "true" {
-				next.Trusted = append(next.Trusted, root)
-				rf.r.TrustSeeded = true
+			for _, path := range trustPaths(in) {
+				v, ok, err := coalesce.Path(cur, "projects", path, "hasTrustDialogAccepted")
+				if err == nil && ok && string(v) == "true" {
+					next.Trusted = append(next.Trusted, root)
+					rf.r.TrustSeeded = true
+					break
+				}
 			}
 		}
 		return nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/trust"
@@ -81,7 +82,8 @@ func TestMakePlanMatrix(t *testing.T) {
 			ctx, err := gitctx.Detect(tt.dir, e.Get)
 			ok(t, err)
 			in := Input{Account: a, Context: ctx, Layout: Locate(a, ctx, e),
-				Trust: trust.Store{Dir: filepath.Join(root, "trust")}, Now: time.Unix(0, 0)}
+				Trust: trust.Store{Dir: filepath.Join(root, "trust")}, Now: time.Unix(0, 0),
+				Claude: claudever.Binary{Known: true, Version: claudever.V(2, 1, 330)}}
 			p, err := MakePlan(in)
 			ok(t, err)
 			defer p.Close()

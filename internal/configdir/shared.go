@@ -47,10 +47,22 @@ type Shared struct {
 // (the main worktree's root): <account>/projects/<key>/memory, exactly where
 // Claude keeps it with CLAUDE_CONFIG_DIR=<account>. autoMemoryDirectory, when
 // the user sets it, still wins (Claude reads it first).
+//
+// A Claude whose release could not be read gets what works on every
+// release: the login both through the variable and (on Linux) the link —
+// measured harmless together on 2.0.77, 2.1.90 and 2.1.331, each logged in —
+// and memory and plugins through their variables, which an older release
+// ignores.
 func SharedVia(a *account.Account, l Layout, c claudever.Binary) []Shared {
 	creds := filepath.Join(a.Dir, Credentials)
 	var out []Shared
 	switch {
+	case !c.Known:
+		out = append(out, Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir})
+		if goruntime.GOOS != "darwin" {
+			out = append(out, Shared{Name: "login", Via: "link", Path: creds,
+				Note: "the release of this Claude is unknown: a release before 2.1.144 reads the login only through this link"})
+		}
 	case c.Has(claudever.SecureStorageDir):
 		out = append(out, Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir})
 	case goruntime.GOOS == "darwin":
@@ -61,15 +73,15 @@ func SharedVia(a *account.Account, l Layout, c claudever.Binary) []Shared {
 	}
 	memory := Shared{Name: "memory", Via: "environment", Variable: "CLAUDE_CODE_REMOTE_MEMORY_DIR", Path: a.Dir}
 	switch {
-	case !c.Has(claudever.RemoteMemoryDir):
+	case !c.MayHave(claudever.RemoteMemoryDir):
 		memory = Shared{Name: "memory", Via: "none", Path: l.ConfigDir, Needs: claudever.RemoteMemoryDir.String(),
 			Note: "what memory this Claude keeps stays in the worktree's runtime and goes with it"}
-	case !c.Has(claudever.MemoryPerRepository):
+	case !c.MayHave(claudever.MemoryPerRepository):
 		memory.Needs = claudever.MemoryPerRepository.String()
 		memory.Note = "this Claude keeps one memory per worktree (in the account dir, so it outlives the worktree); one per repository"
 	}
 	out = append(out, memory)
-	if c.Has(claudever.PluginCacheDir) {
+	if c.MayHave(claudever.PluginCacheDir) {
 		out = append(out, Shared{Name: "plugins", Via: "environment", Variable: "CLAUDE_CODE_PLUGIN_CACHE_DIR", Path: filepath.Join(a.Dir, "plugins")})
 	} else {
 		out = append(out, Shared{Name: "plugins", Via: "none", Path: filepath.Join(l.ConfigDir, "plugins"), Needs: claudever.PluginCacheDir.String(),
@@ -108,7 +120,7 @@ func SharedState(a *account.Account, l Layout, e env.Env, c claudever.Binary) []
 	if !l.IsRuntime {
 		dir := []Shared{{Name: "login", Via: "configDir", Path: a.Dir}, {Name: "memory", Via: "configDir", Path: a.Dir},
 			{Name: "plugins", Via: "configDir", Path: filepath.Join(a.Dir, "plugins")}}
-		if v := e.Get("CLAUDE_SECURESTORAGE_CONFIG_DIR"); v != "" && c.Has(claudever.SecureStorageDir) {
+		if v := e.Get("CLAUDE_SECURESTORAGE_CONFIG_DIR"); v != "" && c.MayHave(claudever.SecureStorageDir) {
 			dir[0] = Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: v, FromUser: true}
 		}
 		return append(append(dir, Shared{Name: "settings", Via: "configDir", Path: filepath.Join(a.Dir, "settings.json")}), viaLedger...)

@@ -105,7 +105,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		Untrusted: !p.untouched(state) || !p.untouched(rf.path),
 		Fix:       "fix the JSON by hand or restore it from " + filepath.Join(p.ConfigDir, "backups")}
 	if p.IsRuntime {
-		facts.TrustRoot, facts.TrustPath = RepositoryRoot(in.Context), trustPath(in)
+		facts.TrustRoot, facts.TrustPaths = RepositoryRoot(in.Context), trustPaths(in)
 	}
 	var d stateDecision
 	// Everything read from mapped memory is read inside Guard: a file cut
@@ -182,9 +182,10 @@ type stateFacts struct {
 	Untrusted bool
 	Names     []string // the account's keys (accountKeyNames)
 	// TrustRoot is the repository whose trust this config dir shares (its
-	// main worktree's root; "" outside a runtime), TrustPath the project
-	// path the Claude in use looks the answer up under.
-	TrustRoot, TrustPath string
+	// main worktree's root; "" outside a runtime), TrustPaths the project
+	// paths the Claude in use looks the answer up under.
+	TrustRoot  string
+	TrustPaths []string
 }
 
 // stateDecision is what decideState decided: the keys to splice into the
@@ -255,7 +256,7 @@ func decideState(f stateFacts) (stateDecision, error) {
 
 	if f.TrustRoot != "" && !d.Seen.TrustSeeded && d.Ledger.IsTrusted(f.TrustRoot) {
 		d.Seen.TrustSeeded = true
-		key, err := trustKey(f.Cur, f.TrustPath)
+		key, err := trustKey(f.Cur, f.TrustPaths)
 		if err != nil {
 			return d, fileError(f.Path, err, f.Fix)
 		}

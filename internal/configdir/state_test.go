@@ -59,7 +59,7 @@ func TestDecideStateFreshRuntime(t *testing.T) {
 		Trusted: []string{"/src/app"}, AccountKeys: map[string]json.RawMessage{"hasCompletedOnboarding": json.RawMessage(`true`)}}
 	d, err := decideState(stateFacts{Path: "/rt/.claude.json", Cur: nil, Ledger: book,
 		Declared: servers(t, `{"decl":{"command":"d"}}`), Names: []string{"hasCompletedOnboarding", "theme"},
-		TrustRoot: "/src/app", TrustPath: "/src/app"})
+		TrustRoot: "/src/app", TrustPaths: []string{"/src/app"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestDecideStateUntrustedTakesNothing(t *testing.T) {
 func TestDecideStateTrustAlreadyThere(t *testing.T) {
 	cur := []byte(`{"projects":{"/src/app":{"hasTrustDialogAccepted":true}}}`)
 	d, err := decideState(stateFacts{Path: "/rt/.claude.json", Cur: cur, Ledger: &ledger.Ledger{Trusted: []string{"/src/app"}},
-		Seen: record{Servers: ledger.Seen{}}, TrustRoot: "/src/app", TrustPath: "/src/app"})
+		Seen: record{Servers: ledger.Seen{}}, TrustRoot: "/src/app", TrustPaths: []string{"/src/app"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/adopt"
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
@@ -27,7 +28,7 @@ import (
 
 // Finding is one problem.
 type Finding struct {
-	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, login-not-shared, plugins-not-loaded, no-claude, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins
+	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, login-not-shared, plugins-not-loaded, no-claude, claude-cannot-start, claude-release-unknown, claude-release-differs, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins, init-leftover
 	Path    string `json:"path"`
 	Message string `json:"message"` // one sentence with the fix
 	Fixable bool   `json:"fixable"`
@@ -87,9 +88,11 @@ func Check(in Input) []Finding {
 	}
 	out = append(out, overlay(in)...)
 	out = append(out, temps(in)...)
+	out = append(out, initLeftovers(in)...)
 	if in.Claude.Path == "" && in.Claude.Problem != "" {
 		out = append(out, Finding{ID: "no-claude", Message: in.Claude.Problem})
 	}
+	out = append(out, claudeFindings(in)...)
 	if f := loginNotShared(in); f != nil {
 		out = append(out, *f)
 	}
@@ -268,6 +271,9 @@ func earlier(in Input) []Finding {
 // and the release that brings it, or none. Outside a runtime Claude shares
 // everything itself.
 func Degraded(in Input) []Finding {
+	if f := unknownRelease(in); f != nil {
+		return []Finding{*f}
+	}
 	if !in.Layout.IsRuntime || !in.Claude.Known {
 		return nil
 	}
@@ -304,8 +310,8 @@ func declaredPlugins(a *account.Account) []string {
 // pluginsNotLoaded finds plugins the account declares that the Claude in use
 // does not load (claudever.PluginsInSkills): nothing else would say so.
 func pluginsNotLoaded(in Input) *Finding {
-	if in.Claude.Has(claudever.PluginsInSkills) {
-		return nil
+	if !in.Claude.Known || in.Claude.Has(claudever.PluginsInSkills) {
+		return nil // unknown: claude-release-unknown says what that means
 	}
 	names := declaredPlugins(in.Account)
 	if len(names) == 0 {
@@ -359,7 +365,7 @@ func loginNotShared(in Input) *Finding {
 			return nil
 		}
 		return &Finding{ID: "login-not-shared", Path: path, Fixable: true, fix: repairPlan(in), rebuilds: true,
-			Message: fmt.Sprintf("Claude Code %s reads its login only from %s, which is not a link to the account's login %s; '%s' (or the next launch) links it", in.Claude.Version, path, acct, Command(in, "--fix"))}
+			Message: fmt.Sprintf("%s reads its login only from %s, which is not a link to the account's login %s; '%s' (or the next launch) links it", in.Claude.Label(), path, acct, Command(in, "--fix"))}
 	}
 	return nil
 }
@@ -398,6 +404,29 @@ func temps(in Input) []Finding {
 			out = append(out, Finding{ID: "temp-file", Path: t, Fixable: true, fix: repairPlan(in), rebuilds: true,
 				Message: fmt.Sprintf("%s is a temporary copy left by an interrupted write (it may hold secrets); '%s' (or the next launch) removes it", t, Command(in, "--fix"))})
 		}
+	}
+	return out
+}
+
+// initLeftovers finds the staging dirs an init --from killed midway left
+// beside the account dir (adopt.Leftovers): the next init, or --fix,
+// removes them.
+func initLeftovers(in Input) []Finding {
+	var out []Finding
+	for _, p := range adopt.Leftovers(in.Account.Dir) {
+		out = append(out, Finding{ID: "init-leftover", Path: p, Fixable: true,
+			Message: fmt.Sprintf("%s is what an interrupted 'claude-account init --from' left (it may hold a copy of a login); '%s' (or the next 'claude-account init %s') removes it", p, Command(in, "--fix"), in.Account.Name),
+			fix: func() (string, error) {
+				release, err := lock.Account(in.LockDir, in.Account.Name)
+				if err != nil {
+					return "", err
+				}
+				defer release()
+				if err := os.RemoveAll(p); err != nil {
+					return "", err
+				}
+				return "removed it", nil
+			}})
 	}
 	return out
 }

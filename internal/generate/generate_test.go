@@ -354,6 +354,7 @@ func TestBadSpec(t *testing.T) {
 		{`{"name": 3}`, `spec F: name: must be a string, not number`},
 		{`{"name": "Max"}`, `spec F: account "Max": name: must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')`},
 		{`{"name": "-x"}`, `spec F: account "-x": name: must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')`},
+		{`{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}`, `spec F: account "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": name: is 181 characters long; the limit is 180`},
 		{`{"name": "max", "setings": {}}`, `spec F: account "max": setings: unknown field; known fields are name, claude, settings, settingsMode, mcpServers, commands, agents, skills, memory, coalesceKeys, singleInstance, projectMcp, worktree, rules, outputStyles, hooks, plugins, lspServers, marketplaces, agentsDir, commandsDir, hooksDir, rulesDir, skillsDir`},
 		{`{"name": "max", "claude": "claude"}`, `spec F: account "max": claude: "claude" is not an absolute path; give the Claude binary's full path, or null for claude on PATH`},
 		{`{"name": "max", "claude": true}`, `spec F: account "max": claude: must be a string or null, not bool`},

@@ -181,6 +181,9 @@ func ParseSpec(data []byte, file string) (*Spec, error) {
 	}
 	if account.ValidateName(name) != nil {
 		p.account = name
+		if len(name) > account.MaxNameLen && account.ValidateName(name[:account.MaxNameLen]) == nil {
+			return nil, p.fail("name", fmt.Sprintf("is %d characters long; the limit is %d", len(name), account.MaxNameLen))
+		}
 		return nil, p.fail("name", "must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')")
 	}
 	p.account = name

@@ -23,9 +23,11 @@ func (w *Workspace) ClaudeEnv() env.Env {
 	for _, s := range configdir.SharedEnv(w.Account, w.Layout, w.env, w.Claude) {
 		e[s.Variable] = s.Path
 	}
-	// A wrapper's account dir must not leak into a launcher started from
-	// inside Claude for another account (claudepro within claudemax).
+	// A wrapper's account dir and Claude binary must not leak into a
+	// launcher started from inside Claude for another account (claudepro
+	// within claudemax): it would use this account's Claude.
 	delete(e, "CLAUDE_ACCOUNT_DIR")
+	delete(e, "CLAUDE_ACCOUNT_CLAUDE")
 	if w.InWorkTree() && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" && w.Claude.Has(claudever.TaskListID) {
 		e["CLAUDE_CODE_TASK_LIST_ID"] = "ws-" + w.Context.Fingerprint
 		if m := worktree.ReadMeta(w.Context.GitDir); m != nil && w.Context.Kind == gitctx.Linked {

@@ -37,11 +37,13 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	// While Claude runs, its lock says the launcher is alive: after a crash,
 	// the next launch takes what changed until then as this Claude's.
 	stopBeat := held.Heartbeat()
+	watch := &releaseWatch{w: w, cancel: func() {}}
 	st, err := Run(Spec{
 		Path: w.Claude.Path, Args: w.sessionArgs(id, token, args, io), Env: w.ClaudeEnv().List(), Dir: w.dir,
 		Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr,
-		Started: func(pid int) { _ = held.SetClaudePID(pid) },
+		Started: func(pid int) { _ = held.SetClaudePID(pid); watch.start(pid) },
 	})
+	watch.stop()
 	stopBeat()
 	session.Forget(w.lockDir, id, token)
 	held.Release()
@@ -128,7 +130,7 @@ func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string
 				spec.WorktreeHooks += " --account-dir " + shell.Quote(a.Dir)
 			}
 		} else {
-			io.Note("[worktree] use_hooks needs Claude Code " + session.WorktreeHooksSince.String() + " or later (this is " + w.Claude.Version.String() + "); claude --worktree makes its own worktrees")
+			io.Note("[worktree] use_hooks needs Claude Code " + session.WorktreeHooksSince.String() + " or later (this is " + w.Claude.Label() + "); claude --worktree makes its own worktrees")
 		}
 	}
 	out, err := session.WithSettings(args, spec.JSON(), w.dir)

@@ -71,12 +71,24 @@ func (w *Workspace) LockDir() string { return w.lockDir }
 // FindClaude finds the Claude Code binary this workspace runs (account.toml,
 // $CLAUDE_ACCOUNT_CLAUDE, PATH) and which release it is.
 func (w *Workspace) FindClaude() (claudever.Binary, error) {
+	return w.FindClaudeWith(claudever.Options{})
+}
+
+// FindClaudeWith is FindClaude with claudever's options (doctor probes).
+func (w *Workspace) FindClaudeWith(o claudever.Options) (claudever.Binary, error) {
 	path, err := FindClaude(w.candidates(), w.env)
 	if err != nil {
 		return claudever.Binary{}, err
 	}
-	w.Claude = claudever.Identify(path, filepath.Join(w.env.CacheHome(), "claude-account", "claude-versions.json"), w.env.List())
+	o.Cache, o.Env, o.Dir = VersionsCache(w.env), w.env.List(), w.dir
+	w.Claude = claudever.IdentifyWith(path, o)
 	return w.Claude, nil
+}
+
+// VersionsCache is where the launcher keeps what it learned of Claude
+// binaries' releases (claudever.IdentifyWith, claudever.Learn).
+func VersionsCache(e env.Env) string {
+	return filepath.Join(e.CacheHome(), "claude-account", "claude-versions.json")
 }
 
 // candidates lists where the Claude binary may come from, in order.

@@ -70,14 +70,14 @@ var Commands = map[string]claudever.Version{
 // IsCommand reports whether word is a command of claude's release (Commands).
 // A release the launcher could not read counts every word of Commands as the
 // command, as Classify did before it told releases apart: an unknown release
-// is taken for a new one everywhere (claudever.Binary.Has), and on every
-// release from the newest measured on each of these words is a command (none
-// was dropped). The cost is the old risk where it applies: on an old release
+// may have every command (claudever.Binary.MayHave), and on every release
+// from the newest measured on each of these words is a command (none was
+// dropped). The cost is the old risk where it applies: on an old release
 // the launcher cannot read, 'auth status' is a prompt that then runs without
 // the lock and hooks.
 func IsCommand(word string, claude claudever.Binary) bool {
 	since, ok := Commands[word]
-	return ok && claude.Has(since)
+	return ok && claude.MayHave(since)
 }
 
 // arity is how many values an option of Claude's takes.

@@ -21,7 +21,7 @@ func TestSpecEventsFollowTheRelease(t *testing.T) {
 		{claudever.Binary{Known: true, Version: claudever.V(2, 1, 77)}, false},
 		{claudever.Binary{Known: true, Version: claudever.V(2, 1, 78)}, true},
 		{claudever.Binary{Known: true, Version: claudever.V(2, 1, 330)}, true},
-		{claudever.Binary{}, true}, // unknown: taken for a new one, as claudever does
+		{claudever.Binary{}, false}, // unknown: only what every release knows (2.0.77 drops settings naming StopFailure)
 	} {
 		spec.Claude = tc.release
 		var v struct {

@@ -19,8 +19,8 @@ import (
 // with the first release that knows each. Claude rejects a whole settings
 // value that names an event it does not know (measured: 2.0.77 and 2.1.77
 // run no hook at all from flag settings that list StopFailure), so an event
-// goes only to a release that has it (claudever.Binary.Has: a release that
-// could not be told is taken for a new one, as everywhere).
+// goes only to a release that surely has it (claudever.Binary.Has: a
+// release that could not be told gets only the events every release knows).
 //
 // Measured with the loopback API stand-in, interactive (tmux) and -p, on
 // 2.0.77, 2.1.77, 2.1.78, 2.1.90, 2.1.197 and 2.1.330 (2026-11-23):

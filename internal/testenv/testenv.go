@@ -97,14 +97,16 @@ func Setup(e *testscript.Env) error {
 	return nil
 }
 
-// RealSetup is Setup for a run against the real Claude Code at bin: scripts
-// guarded by [realclaude] find it as $CLAUDE_REAL_BIN.
-func RealSetup(bin string) func(*testscript.Env) error {
+// RealSetup is Setup for a run against the real Claude Code at bin, release
+// v: scripts guarded by [realclaude] find it as $CLAUDE_REAL_BIN, and its
+// release (read from its package) as $CLAUDE_REAL_VERSION.
+func RealSetup(bin string, v claudever.Version) func(*testscript.Env) error {
 	return func(e *testscript.Env) error {
 		if err := Setup(e); err != nil {
 			return err
 		}
 		e.Setenv("CLAUDE_REAL_BIN", bin)
+		e.Setenv("CLAUDE_REAL_VERSION", v.String())
 		return nil
 	}
 }
@@ -223,15 +225,27 @@ func mkbare(ts *testscript.TestScript, neg bool, args []string) {
 	git(ts, "clone", "-q", "--bare", src, ts.MkAbs(args[0]))
 }
 
-// mkclaude DIR VERSION [PROGRAM]: an npm install of Claude Code VERSION in
-// DIR, as 'npm install --prefix DIR' lays it out (node_modules/.bin/claude
-// linking to the package's cli.js beside its package.json), whose cli.js runs
-// PROGRAM (the stub claude when not given; a real Claude behind another
-// release's number shows what the launcher does for that release). The
-// launcher reads VERSION from package.json, as from a real one.
+// mkclaude [-native] DIR VERSION [PROGRAM]: an npm install of Claude Code
+// VERSION in DIR, as 'npm install --prefix DIR' lays it out
+// (node_modules/.bin/claude linking to the package's cli.js beside its
+// package.json), whose cli.js runs PROGRAM (the stub claude when not given; a
+// real Claude behind another release's number shows what the launcher does
+// for that release). The launcher reads VERSION from package.json, as from a
+// real one. With -native the package holds the stub claude itself as
+// bin/claude (a hard link), as npm's native releases (2.1.330 on) hold their
+// binary: the running program, not a script before it, is then that
+// package's (/proc/PID/exe), and it answers --version with VERSION.
 func mkclaude(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) < 2 || len(args) > 3 {
-		ts.Fatalf("usage: mkclaude DIR VERSION [PROGRAM]")
+	native := len(args) > 0 && args[0] == "-native"
+	if native {
+		args = args[1:]
+	}
+	if neg || len(args) < 2 || len(args) > 3 || native && len(args) != 2 {
+		ts.Fatalf("usage: mkclaude [-native] DIR VERSION [PROGRAM]")
+	}
+	if native {
+		mkclaudeNative(ts, ts.MkAbs(args[0]), args[1])
+		return
 	}
 	dir := ts.MkAbs(args[0])
 	var stub string
@@ -250,6 +264,25 @@ func mkclaude(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(filepath.Join(pkg, "cli.js"),
 		[]byte(fmt.Sprintf("#!/bin/sh\nCLAUDE_STUB_VERSION=%s exec %s \"$@\"\n", args[1], stub)), 0o755))
 	ts.Check(os.Symlink("../@anthropic-ai/claude-code/cli.js", filepath.Join(dir, "node_modules", ".bin", "claude")))
+}
+
+// mkclaudeNative is mkclaude -native.
+func mkclaudeNative(ts *testscript.TestScript, dir, version string) {
+	stub, err := lookIn(ts.Getenv("PATH"), "claude")
+	ts.Check(err)
+	pkg := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code")
+	ts.Check(os.MkdirAll(filepath.Join(pkg, "bin"), 0o755))
+	ts.Check(os.MkdirAll(filepath.Join(dir, "node_modules", ".bin"), 0o755))
+	ts.Check(os.WriteFile(filepath.Join(pkg, "package.json"),
+		[]byte(fmt.Sprintf(`{"name": "@anthropic-ai/claude-code", "version": %q, "bin": {"claude": "bin/claude"}}`+"\n", version)), 0o644))
+	// Named claude: the test binary runs the command its name says.
+	bin := filepath.Join(pkg, "bin", "claude")
+	if err := os.Link(stub, bin); err != nil {
+		data, err := os.ReadFile(stub)
+		ts.Check(err)
+		ts.Check(os.WriteFile(bin, data, 0o755))
+	}
+	ts.Check(os.Symlink("../@anthropic-ai/claude-code/bin/claude", filepath.Join(dir, "node_modules", ".bin", "claude")))
 }
 
 // lookIn finds an executable name in the directories of path.
@@ -486,6 +519,8 @@ func tree(ts *testscript.TestScript, dir string) string {
 const StubVersion = "2.1.330"
 
 // StubClaude stands in for Claude Code: it prints what it was started with.
+// CLAUDE_STUB_VERSION (or, for mkclaude -native, its package) is the release
+// it answers --version with.
 // CLAUDE_STUB_EXIT=N makes it exit N. CLAUDE_STUB_READY=FILE makes it write
 // "<launcher pid>\n<own pid>\n" to FILE and then wait for signals, printing
 // each (also to FILE.log); INT, TERM, HUP and QUIT end it (exit 0, or death by
@@ -506,8 +541,14 @@ const StubVersion = "2.1.330"
 // CLAUDE_STUB_SESSION_ID their "session_id".
 func StubClaude() {
 	if len(os.Args) == 2 && os.Args[1] == "--version" {
-		// As Claude answers it: the launcher asks once per binary.
+		// As Claude answers it: the launcher asks once per binary. A stub
+		// in a package of its own (mkclaude -native) is that release.
 		v := os.Getenv("CLAUDE_STUB_VERSION")
+		if exe, err := os.Executable(); err == nil {
+			if c := claudever.Identify(exe, "", nil); c.Known {
+				v = c.Version.String()
+			}
+		}
 		if v == "" {
 			v = StubVersion
 		}

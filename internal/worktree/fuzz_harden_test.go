@@ -48,6 +48,7 @@ func FuzzValidateSlug(f *testing.F) {
 		"a.lock", "a/b.lock", "a.", "a..b", "x;rm", "a b", "a\nb", "a\x00b", "@", "@{u}",
 		"a~1", "a^", "a:b", "a?", "a*", "a[", "a\\b", "é", "a+b", strings.Repeat("a", 200),
 		strings.Repeat("a", 201), "a/" + strings.Repeat("b/", 60), ".lock", "a/.", "-",
+		".git", ".GIT", "a/.git", ".git/a", ".claude", "HEAD", "ORIG_HEAD", "head", "a/HEAD",
 	} {
 		f.Add(s)
 	}
@@ -73,6 +74,16 @@ func FuzzValidateSlug(f *testing.F) {
 		flat := worktree.Flatten(slug)
 		if strings.ContainsAny(flat, "/\x00") || flat == "." || flat == ".." || flat[0] == '-' {
 			t.Fatalf("slug %q flattens to %q, not one safe path entry", slug, flat)
+		}
+		// Git's own names: its directory in any part (git refuses .git in
+		// a path, in any case), its HEAD as the worktree's id.
+		for _, part := range strings.Split(slug, "/") {
+			if strings.EqualFold(part, ".git") {
+				t.Fatalf("slug %q has a .git part", slug)
+			}
+		}
+		if flat == "HEAD" || strings.HasSuffix(flat, "_HEAD") && strings.Trim(flat, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") == "" {
+			t.Fatalf("slug %q is one of git's own names", slug)
 		}
 		base := "/repo/.claude/worktrees"
 		dir := filepath.Join(base, flat)

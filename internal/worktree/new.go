@@ -74,6 +74,9 @@ func (r *Repo) New(o Options) (*Result, error) {
 		res.Branch = e.Branch
 		return res, nil
 	}
+	if len(path) > MaxPathLen {
+		return nil, fmt.Errorf("worktree %s would be %d characters long; the limit is %d: Claude Code (2.0.77) names a directory after the whole path it runs in, and a file name holds %d; pick a shorter name, or a shorter [worktree] dir in account.toml", path, len(path), MaxPathLen, MaxPathLen)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}

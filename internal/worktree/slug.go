@@ -5,10 +5,44 @@ import (
 	"strings"
 )
 
+// MaxPathLen is the longest path a new worktree may have: Claude Code
+// keeps a session's transcripts in projects/<its working dir, every
+// character but letters and digits made '-'>, one file name of at most 255
+// bytes; 2.0.77 does not shorten it and fails (ENAMETOOLONG, measured),
+// later releases shorten it (2.1.90: past 200 characters, with a hash).
+const MaxPathLen = 255
+
+// MaxSlugLen is the longest worktree name: its branch, worktree-<name>, and
+// its directory stay well within a file name's 255 bytes.
+const MaxSlugLen = 200
+
+// reservedParts are names no part of a slug may have, compared as Claude
+// Code compares them (lower case, trailing dots dropped): git's own
+// directory, and the config folders Claude Code protects, which it refuses
+// as names of its own worktrees (2.1.331) and guards in every path that
+// holds them — each edit in such a worktree would ask for permission.
+var reservedParts = map[string]bool{".git": true, ".claude": true, ".vscode": true, ".idea": true,
+	".husky": true, ".cargo": true, ".devcontainer": true, ".yarn": true, ".mvn": true, ".config": true}
+
+// isGitName reports the names git gives its own refs and files in a git
+// dir: HEAD, the pseudo-refs FETCH_HEAD, ORIG_HEAD, MERGE_HEAD … (git's
+// pseudo-ref syntax, upper case, '_' and '-', ending in _HEAD), AUTO_MERGE. A worktree's id is its directory's name,
+// which names its refs (worktrees/<id>/HEAD), and a worktree called HEAD
+// reads as git's HEAD wherever a name, path or branch is taken ('worktree rm
+// HEAD').
+func isGitName(slug string) bool {
+	if slug == "HEAD" || slug == "AUTO_MERGE" {
+		return true
+	}
+	return strings.HasSuffix(slug, "_HEAD") && strings.Trim(slug, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") == ""
+}
+
 // ValidateSlug accepts names like fix-login or user/feature: letters,
-// digits, '.', '_', '-' and '/' between parts. No part may be empty, "." or
-// "..", and none may start with '-', so a slug can neither climb out of the
-// worktrees dir nor be read by git as an option.
+// digits, '.', '_', '-' and '/' between parts, at most MaxSlugLen. No part
+// may be empty, "." or "..", none may start with '-' (a slug can neither
+// climb out of the worktrees dir nor be read by git as an option), none may
+// be .git or a folder Claude Code protects (reservedParts), and no slug may
+// be a name of git's own (isGitName).
 func ValidateSlug(slug string) error {
 	bad := func(why string) error {
 		return fmt.Errorf("worktree name %q %s; use letters, digits, '.', '_', '-' and '/', e.g. fix-login or me/feature", slug, why)
@@ -16,8 +50,11 @@ func ValidateSlug(slug string) error {
 	if slug == "" {
 		return bad("is empty")
 	}
-	if len(slug) > 200 {
-		return bad("is too long")
+	if len(slug) > MaxSlugLen {
+		return fmt.Errorf("worktree name %q is %d characters long; the limit is %d", slug, len(slug), MaxSlugLen)
+	}
+	if isGitName(slug) {
+		return bad("is a name git gives its own refs")
 	}
 	for _, r := range slug {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/", r)) {
@@ -34,6 +71,8 @@ func ValidateSlug(slug string) error {
 			return bad("has a part starting with '-'")
 		case strings.HasSuffix(part, ".lock") || strings.HasSuffix(part, "."):
 			return bad("has a part git cannot use as a branch name")
+		case reservedParts[strings.ToLower(part)]:
+			return bad("has a part " + part + ", which git or Claude Code keeps for itself")
 		}
 	}
 	if strings.Contains(slug, "..") {

@@ -10,6 +10,8 @@ let
     filter
     groupBy
     length
+    match
+    stringLength
     ;
   quote = s: "`${s}`";
   # "a", "a and b", "a, b and c"
@@ -83,6 +85,10 @@ in
         (
           if self.isValidName name then
             [ ]
+          else if match self.namePattern name != null then
+            [
+              "${quote (opt [ name ])}: the account name is ${toString (stringLength name)} characters long; the limit is ${toString self.maxNameLength} (it is part of each session's id)"
+            ]
           else
             [
               "${quote (opt [ name ])}: the account name ${quote name} must match ${self.namePattern} (lower-case letters, digits, '-' and '_'); it names the account dir and the launcher"

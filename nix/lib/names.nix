@@ -8,6 +8,7 @@ let
     isString
     match
     split
+    stringLength
     substring
     toJSON
     ;
@@ -17,7 +18,12 @@ in
   # program name, so nothing in it can climb out of HOME.
   namePattern = "[a-z0-9][a-z0-9_-]*";
 
-  isValidName = name: isString name && match self.namePattern name != null;
+  # The longest account name (the launcher's account.MaxNameLen): the name is
+  # part of each session's id, which the state hook takes up to 200 characters.
+  maxNameLength = 180;
+
+  isValidName =
+    name: isString name && match self.namePattern name != null && stringLength name <= self.maxNameLength;
 
   # The launcher's default program name: the program name selects the account.
   defaultCommand = name: "claude${name}";

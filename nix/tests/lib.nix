@@ -7,6 +7,8 @@ let
   inherit (builtins) attrNames sort lessThan;
 
   home = "/home/u";
+  # An account name one past the limit (181 characters).
+  long = builtins.concatStringsSep "" (builtins.genList (_: "a") 181);
   account = {
     enable = true;
     command = "claudemax";
@@ -59,6 +61,8 @@ runTests {
       "a.b"
       "a/b"
       "a b"
+      (builtins.concatStringsSep "" (builtins.genList (_: "a") 180))
+      (builtins.concatStringsSep "" (builtins.genList (_: "a") 181))
     ];
     expected = [
       true
@@ -72,6 +76,8 @@ runTests {
       false
       false
       false
+      false
+      true
       false
     ];
   };
@@ -540,6 +546,10 @@ runTests {
         command = "claudeMax";
         configDir = "/home/u/.claude-Max";
       };
+      ${long} = account // {
+        command = "claudelong";
+        configDir = "/home/u/long";
+      };
       a = account // {
         command = "claudex";
         configDir = "/home/u/a";
@@ -588,6 +598,7 @@ runTests {
     });
     expected = sort lessThan [
       "`programs.claude-code.accounts.Max`: the account name `Max` must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_'); it names the account dir and the launcher"
+      "`programs.claude-code.accounts.${long}`: the account name is 181 characters long; the limit is 180 (it is part of each session's id)"
       "`programs.claude-code.accounts.a.command` and `programs.claude-code.accounts.b.command` are both `claudex`; give each account its own command"
       "`programs.claude-code.accounts.c.configDir` is `/etc/claude`, outside the home directory `/home/u`; home-manager links files only below it"
       "`programs.claude-code.accounts.d.configDir` is `relative/x`, a relative path; give an absolute path or one that starts with `~/`"
