@@ -129,7 +129,7 @@ func ChangedSince(path string, quiet int64) bool {
 		return false
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && st.Ctim.Nano() > quiet+slack
+	return ok && ctime(st) > quiet+slack
 }
 
 // Add records dir as it is now, in use, and forgets runtimes that are gone or
