@@ -2,34 +2,40 @@
 // directory, however they were started (by the launcher, by hand with
 // claude -w, or as an agent with an isolated worktree), from what the kernel
 // says of each process: its working directory, its parent and its name.
-// It reads /proc and starts no process (no git, no ps), so it costs a few
-// milliseconds; where there is no /proc it finds nothing.
+//
+// Deciding is the same on every system (Snapshot.In); reading the process
+// table is each system's own (Current): /proc on Linux (proc.go), sysctl
+// kern.proc and lsof on macOS (darwin.go). Where a Claude runs but the
+// working directory of it or of a process under it cannot be read, In says
+// it cannot tell, rather than guess that the Claude is elsewhere.
 package claudeproc
 
 import (
-	"bytes"
-	"os"
+	"fmt"
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 )
 
-// Proc is one process as /proc describes it.
+// Proc is one process as the kernel describes it.
 type Proc struct {
 	PID  int
 	PPID int
-	Comm string // the kernel's name for it (at most 15 bytes)
+	Comm string // the kernel's name for it (Linux: at most 15 bytes; macOS: 16)
 	Cwd  string // "" when it cannot be read (another user's process)
 	Node bool   // a node process running Claude Code's cli.js under its own name
+	// Unknown: a process of ours whose working directory could not be read
+	// (macOS without lsof): it may work anywhere.
+	Unknown bool
 }
 
 // Claude reports whether p is Claude Code. Claude names itself "claude":
 // the native binary is started as claude (or claude.exe), and the node
-// releases set their process title to claude (measured on 2.0.77, 2.1.90,
-// 2.1.197 and 2.1.330). A node process that did not rename itself is
-// Claude when it runs the package's cli.js.
+// releases set their process title to claude (measured on Linux with
+// 2.0.77, 2.1.90, 2.1.197 and 2.1.330; macOS keeps node's name in the
+// process table and the title in argv). A node process that did not rename
+// itself is Claude when it runs the package's cli.js.
 func (p Proc) Claude() bool {
 	return p.Comm == "claude" || p.Comm == "claude.exe" || p.Node
 }
@@ -38,41 +44,26 @@ func (p Proc) Claude() bool {
 type Snapshot struct {
 	procs map[int]Proc
 	self  map[int]bool // this process and its ancestors
+	// err: the process table could not be read at all.
+	err error
+	// quote writes a path as the Cwd fields are written (lsof's escapes on
+	// macOS); nil: as it is.
+	quote func(string) string
+	// why the working directories of Unknown processes could not be read.
+	why string
 }
 
-// Scan reads procDir (normally /proc). A process that ends while it is
-// read is left out.
-func Scan(procDir string) (*Snapshot, error) {
-	des, err := os.ReadDir(procDir)
-	if err != nil {
-		return nil, err
+// Unreadable is a snapshot of a process table that could not be read: In
+// cannot tell anything from it.
+func Unreadable(err error) *Snapshot { return &Snapshot{err: err} }
+
+// newSnapshot indexes procs and finds the chain of processes from me up.
+func newSnapshot(procs []Proc, me int) *Snapshot {
+	s := &Snapshot{procs: make(map[int]Proc, len(procs)), self: map[int]bool{}}
+	for _, p := range procs {
+		s.procs[p.PID] = p
 	}
-	s := &Snapshot{procs: map[int]Proc{}, self: map[int]bool{}}
-	for _, de := range des {
-		pid, err := strconv.Atoi(de.Name())
-		if err != nil || pid <= 0 {
-			continue
-		}
-		dir := filepath.Join(procDir, de.Name())
-		stat, err := os.ReadFile(filepath.Join(dir, "stat"))
-		if err != nil {
-			continue
-		}
-		p, ok := parseStat(stat)
-		if !ok || p.PID != pid {
-			continue
-		}
-		if cwd, err := os.Readlink(filepath.Join(dir, "cwd")); err == nil && !strings.HasSuffix(cwd, " (deleted)") {
-			p.Cwd = cwd
-		}
-		if p.Comm == "node" || p.Comm == "nodejs" {
-			if cmd, err := os.ReadFile(filepath.Join(dir, "cmdline")); err == nil {
-				p.Node = runsCLI(cmd)
-			}
-		}
-		s.procs[pid] = p
-	}
-	for pid, n := os.Getpid(), 0; pid > 1 && n < 256; n++ {
+	for pid, n := me, 0; pid > 1 && n < 256; n++ {
 		s.self[pid] = true
 		p, ok := s.procs[pid]
 		if !ok {
@@ -80,42 +71,37 @@ func Scan(procDir string) (*Snapshot, error) {
 		}
 		pid = p.PPID
 	}
-	return s, nil
-}
-
-// parseStat reads pid, comm and ppid from /proc/<pid>/stat:
-// "pid (comm) state ppid …", where comm may itself hold spaces and ')'.
-func parseStat(b []byte) (Proc, bool) {
-	lp, rp := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
-	if lp < 1 || rp < lp {
-		return Proc{}, false
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b[:lp])))
-	if err != nil {
-		return Proc{}, false
-	}
-	f := strings.Fields(string(b[rp+1:]))
-	if len(f) < 2 {
-		return Proc{}, false
-	}
-	ppid, err := strconv.Atoi(f[1])
-	if err != nil {
-		return Proc{}, false
-	}
-	return Proc{PID: pid, PPID: ppid, Comm: string(b[lp+1 : rp])}, true
+	return s
 }
 
 // runsCLI reports whether a node command line runs Claude Code: its script
-// is the package's cli.js, or the claude link npm installs for it (argv
-// names the link the shell found, until Claude sets its title).
-func runsCLI(cmdline []byte) bool {
-	args := bytes.Split(cmdline, []byte{0})
+// is the package's cli.js, the claude link npm installs for it (argv names
+// the link the shell found, until Claude sets its title), or the
+// .claude-wrapped script of nixpkgs' wrapper; or its title is claude
+// already (macOS: node rewrites argv, not the process table's name).
+func runsCLI(args []string) bool {
+	if len(args) >= 1 && args[0] == "claude" {
+		return true
+	}
 	if len(args) < 2 {
 		return false
 	}
-	script := filepath.ToSlash(string(args[1]))
-	return path.Base(script) == "claude" || strings.HasSuffix(script, "/@anthropic-ai/claude-code/cli.js") ||
+	script := filepath.ToSlash(args[1])
+	base := path.Base(script)
+	return base == "claude" || base == ".claude-wrapped" ||
+		strings.HasSuffix(script, "/@anthropic-ai/claude-code/cli.js") ||
 		strings.HasSuffix(script, "/@anthropic-ai/claude-code/cli.mjs")
+}
+
+// UnknownError says In cannot tell: a Claude runs, and where it or a
+// process under it works could not be read.
+type UnknownError struct {
+	PID int    // one such Claude
+	Why string // why not
+}
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("claude (PID %d) runs, and where it works cannot be read (%s)", e.PID, e.Why)
 }
 
 // In gives the PIDs of the Claudes that work in dir: a Claude whose working
@@ -123,26 +109,49 @@ func runsCLI(cmdline []byte) bool {
 // there (an agent's tool in its isolated worktree, while Claude itself
 // stays in the main one). The process that asks and its ancestors are left
 // out: the Claude that runs this command (its WorktreeRemove hook, say) is
-// not in its own way.
-func (s *Snapshot) In(dir string) []int {
+// not in its own way. When none is found but one may be there unseen, the
+// error says so (an *UnknownError, or why the table could not be read).
+func (s *Snapshot) In(dir string) ([]int, error) {
 	if s == nil {
-		return nil
+		return nil, nil
+	}
+	if s.err != nil {
+		return nil, fmt.Errorf("the process table cannot be read (%v)", s.err)
 	}
 	roots := []string{filepath.Clean(dir)}
 	if c, err := filepath.EvalSymlinks(dir); err == nil && c != roots[0] {
 		roots = append(roots, c)
 	}
-	found := map[int]bool{}
-	for _, p := range s.procs {
-		if p.Cwd == "" || s.self[p.PID] || !within(p.Cwd, roots) {
-			continue
-		}
-		if c := s.claudeOf(p); c != 0 {
-			found[c] = true
+	if s.quote != nil {
+		for i, r := range roots {
+			roots[i] = s.quote(r)
 		}
 	}
-	out := make([]int, 0, len(found))
-	for pid := range found {
+	found, unsure := map[int]bool{}, map[int]bool{}
+	for _, p := range s.procs {
+		if s.self[p.PID] {
+			continue
+		}
+		switch {
+		case p.Unknown:
+			if c := s.claudeOf(p); c != 0 {
+				unsure[c] = true
+			}
+		case p.Cwd != "" && within(p.Cwd, roots):
+			if c := s.claudeOf(p); c != 0 {
+				found[c] = true
+			}
+		}
+	}
+	if len(found) == 0 && len(unsure) > 0 {
+		return nil, &UnknownError{PID: sorted(unsure)[0], Why: s.why}
+	}
+	return sorted(found), nil
+}
+
+func sorted(set map[int]bool) []int {
+	out := make([]int, 0, len(set))
+	for pid := range set {
 		out = append(out, pid)
 	}
 	sort.Ints(out)
@@ -170,7 +179,7 @@ func (s *Snapshot) claudeOf(p Proc) int {
 
 func within(p string, roots []string) bool {
 	for _, r := range roots {
-		if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
+		if p == r || strings.HasPrefix(p, r+"/") {
 			return true
 		}
 	}

@@ -1,10 +1,13 @@
 package claudeproc
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -55,8 +58,8 @@ func TestIn(t *testing.T) {
 		{"/src/app/.claude/worktrees/fixed", []int{600}},
 		{"/src/app/.claude/worktrees/none", []int{}},
 	} {
-		if got := s.In(c.dir); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("In(%s) = %v, want %v", c.dir, got, c.want)
+		if got, err := s.In(c.dir); err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("In(%s) = %v, %v; want %v", c.dir, got, err, c.want)
 		}
 	}
 }
@@ -74,15 +77,27 @@ func TestInLeavesOutTheAsker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.In(wt); !reflect.DeepEqual(got, []int{901}) {
-		t.Errorf("In = %v, want [901]", got)
+	if got, err := s.In(wt); err != nil || !reflect.DeepEqual(got, []int{901}) {
+		t.Errorf("In = %v, %v; want [901]", got, err)
 	}
 }
 
 func TestInOnNil(t *testing.T) {
 	var s *Snapshot
-	if got := s.In("/x"); got != nil {
-		t.Errorf("nil snapshot gives %v", got)
+	if got, err := s.In("/x"); got != nil || err != nil {
+		t.Errorf("nil snapshot gives %v, %v", got, err)
+	}
+}
+
+// A process table that cannot be read tells nothing: In says so.
+func TestInUnreadable(t *testing.T) {
+	s := Unreadable(errors.New("open /proc: no such file or directory"))
+	got, err := s.In("/x")
+	if got != nil || err == nil || !strings.Contains(err.Error(), "cannot be read (open /proc") {
+		t.Errorf("In = %v, %v; want the table's error", got, err)
+	}
+	if _, err := Scan(filepath.Join(t.TempDir(), "none")); err == nil {
+		t.Error("Scan of a missing dir gave no error")
 	}
 }
 
@@ -104,6 +119,63 @@ func FuzzParseStat(f *testing.F) {
 		s := string(b)
 		if want := s[strings.IndexByte(s, '(')+1 : strings.LastIndexByte(s, ')')]; p.Comm != want {
 			t.Fatalf("comm %q, want %q", p.Comm, want)
+		}
+	})
+}
+
+// FuzzParseLsof: any lsof output parses without a panic, and every name
+// taken belongs to a pid lsof named.
+func FuzzParseLsof(f *testing.F) {
+	for _, s := range []string{
+		"p1\nfcwd\nn/x\n", "p1\nn/x\np2\nfcwd\nn/y z\n", "p1\nftxt\nn/bin/sh\n", "n/x\n", "px\nn/y\n", "p-1\nn/y\n", "\n\np\nf\nn\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		named := map[int]bool{}
+		for _, line := range strings.Split(string(b), "\n") {
+			if n, err := strconv.Atoi(strings.TrimPrefix(line, "p")); err == nil && strings.HasPrefix(line, "p") {
+				named[n] = true
+			}
+		}
+		for pid := range parseLsof(b) {
+			if pid <= 0 || !named[pid] {
+				t.Fatalf("pid %d taken from %q", pid, b)
+			}
+		}
+	})
+}
+
+// FuzzParseProcArgs: any kern.procargs2 body parses without a panic into
+// at most argc arguments.
+func FuzzParseProcArgs(f *testing.F) {
+	f.Add([]byte("\x02\x00\x00\x00/usr/bin/node\x00\x00\x00node\x00cli.js\x00HOME=/\x00"))
+	f.Add([]byte("\x01\x00\x00\x00claude"))
+	f.Add([]byte("\xff\xff\xff\xff/x\x00a\x00"))
+	f.Add([]byte("\x05\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		args := parseProcArgs(b)
+		if len(args) > 0 && len(args) > int(int32(binary.LittleEndian.Uint32(b))) {
+			t.Fatalf("%d args from %q", len(args), b)
+		}
+	})
+}
+
+// FuzzLsofQuote: a quoted path holds printable ASCII only (what lsof
+// prints under LC_ALL=C), and "/" stays "/", so prefixes still compare.
+func FuzzLsofQuote(f *testing.F) {
+	for _, s := range []string{"/Users/u/café", "a\\b", "\x00\x1b[2J\x7f\xff", "^A"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q := lsofQuote(s)
+		for i := 0; i < len(q); i++ {
+			if q[i] < 0x20 || q[i] >= 0x7f {
+				t.Fatalf("lsofQuote(%q) = %q holds byte %#x", s, q, q[i])
+			}
+		}
+		if strings.Count(q, "/") < strings.Count(s, "/") {
+			t.Fatalf("lsofQuote(%q) = %q lost a /", s, q)
 		}
 	})
 }

@@ -91,12 +91,13 @@ func accountDirs(d *Deps, a *account.Account) func(string) string {
 }
 
 // claudesIn gives the PIDs of live Claude processes working in a worktree,
-// however they were started; /proc is read once, on first use.
-func claudesIn() func(string) []int {
+// however they were started, or why it cannot tell; the process table is
+// read once, on first use.
+func claudesIn() func(string) ([]int, error) {
 	var once sync.Once
 	var snap *claudeproc.Snapshot
-	return func(path string) []int {
-		once.Do(func() { snap, _ = claudeproc.Scan("/proc") })
+	return func(path string) ([]int, error) {
+		once.Do(func() { snap = claudeproc.Current() })
 		return snap.In(path)
 	}
 }

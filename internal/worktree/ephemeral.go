@@ -32,10 +32,7 @@ func AfterExit(ctx gitctx.Context, worktreesDir string, env []string, o RemoveOp
 	if o.Claudes == nil {
 		// The Claude that exited is gone; another one (claude -w there, a
 		// tool left running) keeps the worktree.
-		o.Claudes = func(path string) []int {
-			snap, _ := claudeproc.Scan("/proc")
-			return snap.In(path)
-		}
+		o.Claudes = func(path string) ([]int, error) { return claudeproc.Current().In(path) }
 	}
 	if idle, why := r.Idle(e, m); !idle {
 		return fmt.Sprintf("kept the ephemeral worktree %s: %s", tilde(e.Path), why)

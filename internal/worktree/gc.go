@@ -10,7 +10,7 @@ type GCOptions struct {
 	OlderThan time.Duration
 	DryRun    bool
 	Running   func(toplevel string) []string
-	Claudes   func(path string) []int // as RemoveOptions.Claudes
+	Claudes   func(path string) ([]int, error) // as RemoveOptions.Claudes
 	// AccountDir is as RemoveOptions.AccountDir.
 	AccountDir func(name string) string
 	Now        time.Time
@@ -49,8 +49,8 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			v.Why = fmt.Sprintf("younger than %s (%s old)", Duration(o.OlderThan), roughly(age))
 		case len(in.Running) > 0:
 			v.Why = "claude (" + in.Running[0] + ") runs there"
-		case o.Claudes != nil && len(o.Claudes(in.Path)) > 0:
-			v.Why = fmt.Sprintf("claude (PID %d) works there", o.Claudes(in.Path)[0])
+		case busy(o.Claudes, in.Path) != "":
+			v.Why = busy(o.Claudes, in.Path)
 		case in.Dirty > 0:
 			v.Why = fmt.Sprintf("%d uncommitted change(s)", in.Dirty)
 		default:
@@ -83,6 +83,22 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 		}
 	}
 	return out, nil
+}
+
+// busy says why a Claude keeps the worktree at path: one works there, or
+// one may (its working directory cannot be read); "" when none does.
+func busy(claudes func(string) ([]int, error), path string) string {
+	if claudes == nil {
+		return ""
+	}
+	pids, err := claudes(path)
+	switch {
+	case len(pids) > 0:
+		return fmt.Sprintf("claude (PID %d) works there", pids[0])
+	case err != nil:
+		return fmt.Sprintf("cannot tell whether a Claude works there: %v", err)
+	}
+	return ""
 }
 
 // Duration says an age as it was most likely given: 7d reads "7 days",

@@ -25,8 +25,10 @@ type RemoveOptions struct {
 	Running func(toplevel string) []string
 	// Claudes gives the PIDs of live Claude processes that work in a
 	// worktree however they were started (claude -w, an agent's isolated
-	// worktree): see package claudeproc. nil: none are looked for.
-	Claudes func(path string) []int
+	// worktree): see package claudeproc. Its error says it cannot tell (a
+	// Claude runs whose working directory cannot be read): then only Force
+	// removes. nil: none are looked for.
+	Claudes func(path string) ([]int, error)
 	// AccountDir is the dir of the account named name as a launch of it
 	// finds it ("" when there is none): where a runtime's transcripts are
 	// archived when the launcher made it for that account. nil: nothing is
@@ -126,8 +128,13 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		}
 	}
 	if o.Claudes != nil && !e.Prunable {
-		if pids := o.Claudes(e.Path); len(pids) > 0 {
+		pids, err := o.Claudes(e.Path)
+		switch {
+		case len(pids) > 0:
 			return nil, &RemoveError{fmt.Sprintf("claude (PID %d) works in %s; let it finish or stop it (kill %d), then run rm again", pids[0], e.Path, pids[0])}
+		case err != nil && !o.Force:
+			// Not a guess either way: --force saves the work first.
+			return nil, &RemoveError{fmt.Sprintf("cannot tell whether a Claude works in %s: %v; stop it, or remove anyway with 'claude-account worktree rm --force %s'", e.Path, err, shell.Quote(e.Path))}
 		}
 	}
 	g := r.Git.In(e.Path)

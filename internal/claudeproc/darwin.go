@@ -1,0 +1,193 @@
+package claudeproc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// macOS has no /proc. The kernel's process table (sysctl kern.proc.all)
+// gives each process's pid, parent, owner and name; kern.procargs2 a
+// process's argv; neither gives its working directory, which only
+// proc_pidinfo(PROC_PIDVNODEPATHINFO) in libproc does, and pure Go cannot
+// call it. lsof (in /usr/sbin on every Mac) calls it: `lsof -a -d cwd -p
+// PIDS -Fn`. It is asked only about Claudes of ours and the processes under
+// them, and only when one runs (never on the launch path: worktree rm, gc
+// and an ephemeral worktree's removal after Claude exits). This file
+// decides from what those sources say, on any system, so Linux tests it;
+// current_darwin.go reads them.
+
+// kinfo is what kern.proc.all says of one process.
+type kinfo struct {
+	PID, PPID int
+	UID       int
+	Comm      string
+}
+
+// darwinSources reads what kern.proc.all does not say.
+type darwinSources struct {
+	// argv is a process's arguments (kern.procargs2); nil when unreadable.
+	argv func(pid int) []string
+	// cwds gives the working directories of pids, as lsof writes them; a
+	// pid it does not name is unknown.
+	cwds func(pids []int) (map[int]string, error)
+	// alive reports whether pid still runs (kill(pid, 0)).
+	alive func(pid int) bool
+}
+
+// fromTable is the snapshot of macOS's process table as seen by uid, for
+// the process me. Other users' processes get no working directory, as on
+// Linux: their Claudes are not in a worktree of ours.
+func fromTable(table []kinfo, me, uid int, src darwinSources) *Snapshot {
+	procs := make([]Proc, 0, len(table))
+	for _, k := range table {
+		p := Proc{PID: k.PID, PPID: k.PPID, Comm: k.Comm}
+		if k.UID == uid && (p.Comm == "node" || p.Comm == "nodejs") && src.argv != nil {
+			p.Node = runsCLI(src.argv(k.PID))
+		}
+		procs = append(procs, p)
+	}
+	s := newSnapshot(procs, me)
+	s.quote = lsofQuote
+	owner := make(map[int]int, len(table))
+	for _, k := range table {
+		owner[k.PID] = k.UID
+	}
+	// Only the Claudes of ours and what runs under them can be in the way.
+	var want []int
+	for pid, p := range s.procs {
+		if owner[pid] == uid && !s.self[pid] && s.claudeOf(p) != 0 {
+			want = append(want, pid)
+		}
+	}
+	if len(want) == 0 {
+		return s
+	}
+	sort.Ints(want)
+	cwds, err := src.cwds(want)
+	if err != nil {
+		s.why = err.Error()
+	} else {
+		s.why = "lsof did not say"
+	}
+	for _, pid := range want {
+		p := s.procs[pid]
+		if cwd, ok := cwds[pid]; ok && cwd != "" {
+			p.Cwd = cwd
+		} else if src.alive == nil || src.alive(pid) {
+			p.Unknown = true
+		}
+		s.procs[pid] = p
+	}
+	return s
+}
+
+// lsofArgs are lsof's arguments for the working directories of pids: only
+// the cwd descriptor (-a: of these pids), one field a line (-F n: "p<pid>",
+// "f<fd>", "n<path>"), no warnings on stderr (-w).
+func lsofArgs(pids []int) []string {
+	list := make([]string, len(pids))
+	for i, pid := range pids {
+		list[i] = strconv.Itoa(pid)
+	}
+	return []string{"-a", "-w", "-d", "cwd", "-p", strings.Join(list, ","), "-F", "n"}
+}
+
+// parseLsof reads lsof's -F output: a "p<pid>" line starts each process,
+// an "f<fd>" line each file, an "n<name>" line gives the file's name. Only
+// the cwd descriptor's name is taken; names stay as lsof wrote them
+// (lsofQuote).
+func parseLsof(out []byte) map[int]string {
+	cwds := map[int]string{}
+	pid, fd := 0, ""
+	for _, line := range strings.Split(string(out), "\n") {
+		if line == "" {
+			continue
+		}
+		switch v := line[1:]; line[0] {
+		case 'p':
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				pid = 0
+				continue
+			}
+			pid, fd = n, ""
+		case 'f':
+			fd = v
+		case 'n':
+			if pid > 0 && (fd == "cwd" || fd == "") {
+				cwds[pid] = v
+			}
+		}
+	}
+	return cwds
+}
+
+// lsofQuote writes a path as lsof does under LC_ALL=C (safestrprt in its
+// misc.c): a control byte as \b \f \n \r \t or ^X, 0xff as ^?, a backslash
+// doubled, any other byte outside printable ASCII as \xNN. Paths are
+// compared in this form, not decoded: "^A" in a name is those two
+// characters, which decoding would take for a control byte.
+func lsofQuote(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\b':
+			b.WriteString(`\b`)
+		case c == '\f':
+			b.WriteString(`\f`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20:
+			b.WriteByte('^')
+			b.WriteByte(c + 0x40)
+		case c == 0xff:
+			b.WriteString("^?")
+		case c >= 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// parseProcArgs reads kern.procargs2: argc (a 32-bit int, little-endian
+// on both Macs), the executable's path, NUL padding, then argc
+// NUL-terminated arguments (and the environment, not read).
+func parseProcArgs(b []byte) []string {
+	if len(b) < 4 {
+		return nil
+	}
+	argc := int(int32(binary.LittleEndian.Uint32(b)))
+	rest := b[4:]
+	i := bytes.IndexByte(rest, 0)
+	if argc <= 0 || i < 0 {
+		return nil
+	}
+	rest = rest[i:]
+	for len(rest) > 0 && rest[0] == 0 {
+		rest = rest[1:]
+	}
+	var args []string
+	for len(args) < argc && len(rest) > 0 {
+		j := bytes.IndexByte(rest, 0)
+		if j < 0 {
+			args = append(args, string(rest))
+			break
+		}
+		args = append(args, string(rest[:j]))
+		rest = rest[j+1:]
+	}
+	return args
+}
