@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -103,7 +104,21 @@ type Binary struct {
 	Says string `json:"versionSays,omitempty"`
 	// chain is every file the release was read through: the cache key.
 	chain []fileID
+	// OS is the system it runs on (GOOS: linux, darwin), which decides where
+	// Claude keeps its login: a file on Linux, the keychain on macOS.
+	// Identify and Missing set Host; a test sets the OS it decides for.
+	OS string `json:"-"`
 }
+
+// Host is the system this program runs on, and so the Claude it starts.
+const Host = runtime.GOOS
+
+// Missing is the Claude of a command that found none: problem says why.
+func Missing(problem string) Binary { return Binary{Problem: problem, OS: Host} }
+
+// Keychain reports whether Claude keeps its login in the macOS keychain
+// (an item named for a hash of a dir's path) rather than in a file.
+func (b Binary) Keychain() bool { return b.OS == "darwin" }
 
 // MarshalJSON adds "version" ("" when unknown).
 func (b Binary) MarshalJSON() ([]byte, error) {
@@ -168,7 +183,7 @@ func Identify(path, cacheFile string, env []string) Binary {
 // cannot start — is an unknown release this time, and asked again next time.
 func IdentifyWith(path string, o Options) Binary {
 	r := readFiles(path)
-	b := Binary{Path: path, Target: r.target, chain: r.chain}
+	b := Binary{Path: path, Target: r.target, chain: r.chain, OS: Host}
 	if r.known {
 		b.Version, b.Known, b.From = r.version, true, r.from
 	} else {

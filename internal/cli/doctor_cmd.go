@@ -77,7 +77,7 @@ func (c *DoctorCmd) Run(d *Deps) error {
 	// that Claude starts at all, and that it is the release the launch reads.
 	bin, claudeErr := ws.FindClaudeWith(claudever.Options{Probe: true})
 	if claudeErr != nil {
-		bin = claudever.Binary{Problem: claudeErr.Error()}
+		bin = claudever.Missing(claudeErr.Error())
 	}
 	in := doctor.Input{Account: ws.Account, Context: ws.Context, Layout: ws.Layout,
 		LockDir: lock.Dir(d.Env), Trust: trustStore(d), Now: d.Now(), Claude: bin, Env: d.Env, Unclean: ws.Unclean}

@@ -11,6 +11,8 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/adopt"
 	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/claudever"
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/mcp"
@@ -82,6 +84,10 @@ func (c *InitCmd) Run(d *Deps) error {
 	}
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(d.Dir, dir)
+	}
+	// An account no launch could use on this system is not made.
+	if err := configdir.KeychainDefaultDir(dir, d.Env.Home(), claudever.Binary{OS: claudever.Host}); err != nil {
+		return err
 	}
 	if !c.DryRun && (c.From != "" || len(adopt.Leftovers(dir)) > 0) {
 		// One init --from of an account at a time: what an earlier, killed

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/shell"
@@ -97,6 +98,9 @@ func (c *RunCmd) Run(d *Deps) error {
 	}
 	bin, err := ws.FindClaude()
 	if err != nil {
+		return err
+	}
+	if err := configdir.KeychainDefaultDir(ws.Account.Dir, d.Env.Home(), bin); err != nil {
 		return err
 	}
 	io := launch.IO{Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr, Note: func(n string) { d.notef("%s", n) }}

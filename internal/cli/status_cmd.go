@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
@@ -50,7 +51,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 	}
 	bin, err := ws.FindClaude()
 	if err != nil {
-		bin = claudever.Binary{Problem: err.Error()}
+		bin = claudever.Missing(err.Error())
 	}
 	names := configdir.Linked
 	if ws.Layout.IsRuntime {
@@ -142,6 +143,10 @@ func sharedWhere(d *Deps, s configdir.Shared) string {
 		where += fmt.Sprintf("; %s needs Claude Code ≥ %s", s.Note, s.Needs)
 	case s.Note != "":
 		where += "; " + s.Note
+	}
+	if strings.HasPrefix(s.Mechanism, "keychain") {
+		// On Linux the path is the login; a keychain item has none to show.
+		where += "; " + s.Mechanism
 	}
 	return where
 }

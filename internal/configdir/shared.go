@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	goruntime "runtime"
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
@@ -27,7 +26,23 @@ type Shared struct {
 	// in use does less (via none, or memory kept per worktree).
 	Needs string `json:"needs,omitempty"`
 	Note  string `json:"note,omitempty"` // what it means for the user, with Needs
+	// Mechanism says how Claude keeps the login, which differs by system
+	// (claudever.Binary.OS) and release: the Login* constants.
+	Mechanism string `json:"mechanism,omitempty"`
 }
+
+// How Claude keeps the login (Shared.Mechanism). On Linux it is a file,
+// .credentials.json; on macOS a keychain item named for a hash of a dir's
+// path: the account dir's from 2.1.144 (CLAUDE_SECURESTORAGE_CONFIG_DIR),
+// before that the config dir's, so each worktree's runtime has its own.
+const (
+	LoginFile           = "file .credentials.json in the account dir"
+	LoginLink           = "link to the account's .credentials.json in each config dir"
+	LoginKeychain       = "keychain item keyed by the account dir"
+	LoginKeychainPerDir = "keychain item per config dir: each worktree logs in once"
+	LoginKeychainYours  = "keychain item keyed by $CLAUDE_SECURESTORAGE_CONFIG_DIR"
+	LoginFileYours      = "file .credentials.json in $CLAUDE_SECURESTORAGE_CONFIG_DIR"
+)
 
 // SharedVia lists what a runtime shares with the account through Claude's
 // environment or a link, as the Claude in use can read it
@@ -58,18 +73,20 @@ func SharedVia(a *account.Account, l Layout, c claudever.Binary) []Shared {
 	var out []Shared
 	switch {
 	case !c.Known:
-		out = append(out, Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir})
-		if goruntime.GOOS != "darwin" {
-			out = append(out, Shared{Name: "login", Via: "link", Path: creds,
+		out = append(out, Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir,
+			Mechanism: pick(c.Keychain(), LoginKeychain, LoginFile)})
+		if !c.Keychain() {
+			out = append(out, Shared{Name: "login", Via: "link", Path: creds, Mechanism: LoginLink,
 				Note: "the release of this Claude is unknown: a release before 2.1.144 reads the login only through this link"})
 		}
 	case c.Has(claudever.SecureStorageDir):
-		out = append(out, Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir})
-	case goruntime.GOOS == "darwin":
+		out = append(out, Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: a.Dir,
+			Mechanism: pick(c.Keychain(), LoginKeychain, LoginFile)})
+	case c.Keychain():
 		out = append(out, Shared{Name: "login", Via: "none", Path: l.ConfigDir, Needs: claudever.SecureStorageDir.String(),
-			Note: "Claude keeps the login in a keychain entry named by the config dir: log in once in each worktree"})
+			Note: "Claude keeps the login in a keychain item named by the config dir: log in once in each worktree", Mechanism: LoginKeychainPerDir})
 	default:
-		out = append(out, Shared{Name: "login", Via: "link", Path: creds})
+		out = append(out, Shared{Name: "login", Via: "link", Path: creds, Mechanism: LoginLink})
 	}
 	memory := Shared{Name: "memory", Via: "environment", Variable: "CLAUDE_CODE_REMOTE_MEMORY_DIR", Path: a.Dir}
 	switch {
@@ -88,6 +105,20 @@ func SharedVia(a *account.Account, l Layout, c claudever.Binary) []Shared {
 			Note: "each worktree adds its own marketplaces and installs its own plugins"})
 	}
 	return out
+}
+
+func pick(darwin bool, keychain, file string) string {
+	if darwin {
+		return keychain
+	}
+	return file
+}
+
+// userLogin is the login row when the user set CLAUDE_SECURESTORAGE_CONFIG_DIR.
+func userLogin(s Shared, v string, c claudever.Binary) Shared {
+	s.Path, s.FromUser = v, true
+	s.Mechanism = pick(c.Keychain(), LoginKeychainYours, LoginFileYours)
+	return s
 }
 
 // SharedEnv is what SharedVia shares through Claude's environment, as it
@@ -118,10 +149,10 @@ func SharedState(a *account.Account, l Layout, e env.Env, c claudever.Binary) []
 	viaLedger := []Shared{{Name: "mcpServers", Via: "ledger", Path: ledger.Path(a.Dir)},
 		{Name: "trust", Via: "ledger", Path: ledger.Path(a.Dir)}}
 	if !l.IsRuntime {
-		dir := []Shared{{Name: "login", Via: "configDir", Path: a.Dir}, {Name: "memory", Via: "configDir", Path: a.Dir},
-			{Name: "plugins", Via: "configDir", Path: filepath.Join(a.Dir, "plugins")}}
+		dir := []Shared{{Name: "login", Via: "configDir", Path: a.Dir, Mechanism: pick(c.Keychain(), LoginKeychain, LoginFile)},
+			{Name: "memory", Via: "configDir", Path: a.Dir}, {Name: "plugins", Via: "configDir", Path: filepath.Join(a.Dir, "plugins")}}
 		if v := e.Get("CLAUDE_SECURESTORAGE_CONFIG_DIR"); v != "" && c.MayHave(claudever.SecureStorageDir) {
-			dir[0] = Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR", Path: v, FromUser: true}
+			dir[0] = userLogin(Shared{Name: "login", Via: "environment", Variable: "CLAUDE_SECURESTORAGE_CONFIG_DIR"}, v, c)
 		}
 		return append(append(dir, Shared{Name: "settings", Via: "configDir", Path: filepath.Join(a.Dir, "settings.json")}), viaLedger...)
 	}
@@ -130,6 +161,9 @@ func SharedState(a *account.Account, l Layout, e env.Env, c claudever.Binary) []
 		if s.Via == "environment" {
 			if v := e.Get(s.Variable); v != "" {
 				s.Path, s.FromUser = v, true
+				if s.Name == "login" {
+					s = userLogin(s, v, c)
+				}
 			}
 		}
 		out = append(out, s)

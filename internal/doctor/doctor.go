@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	goruntime "runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -28,7 +27,7 @@ import (
 
 // Finding is one problem.
 type Finding struct {
-	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, login-not-shared, plugins-not-loaded, no-claude, claude-cannot-start, claude-release-unknown, claude-release-differs, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins, init-leftover
+	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, login-not-shared, keychain-default-dir, plugins-not-loaded, no-claude, claude-cannot-start, claude-release-unknown, claude-release-differs, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins, init-leftover
 	Path    string `json:"path"`
 	Message string `json:"message"` // one sentence with the fix
 	Fixable bool   `json:"fixable"`
@@ -95,6 +94,9 @@ func Check(in Input) []Finding {
 	out = append(out, claudeFindings(in)...)
 	if f := loginNotShared(in); f != nil {
 		out = append(out, *f)
+	}
+	if err := configdir.KeychainDefaultDir(in.Account.Dir, in.Env.Home(), in.Claude); err != nil {
+		out = append(out, Finding{ID: "keychain-default-dir", Path: in.Account.Dir, Message: err.Error()})
 	}
 	if f := pluginsNotLoaded(in); f != nil {
 		out = append(out, *f)
@@ -341,8 +343,9 @@ func HasLogin(in Input) bool {
 			_, err := os.Stat(s.Path)
 			return err == nil
 		default:
+			// On macOS the login is a keychain item, not ours to see.
 			_, err := os.Stat(filepath.Join(s.Path, configdir.Credentials))
-			return err == nil || goruntime.GOOS == "darwin"
+			return err == nil || in.Claude.Keychain()
 		}
 	}
 	return false
