@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,10 +24,22 @@ import (
 )
 
 // Dir is the per-user lock directory: $XDG_RUNTIME_DIR/claude-account, else
-// $TMPDIR/claude-account-<uid> (TMPDIR defaults to /tmp).
-func Dir(e env.Env) string {
+// on Linux $TMPDIR/claude-account-<uid> (TMPDIR defaults to /tmp), on macOS
+// $XDG_STATE_HOME/claude-account/locks (dirFor).
+func Dir(e env.Env) string { return dirFor(e, runtime.GOOS) }
+
+// dirFor is Dir on the system goos. macOS has no XDG_RUNTIME_DIR, and
+// removes files not accessed for 3 days from $TMPDIR (confstr(3),
+// _CS_DARWIN_USER_TEMP_DIR) and from /tmp: a lock file held by a longer
+// session would go, and a second Claude start beside the first. The state
+// dir is never swept, is the same whatever TMPDIR a terminal, ssh or launchd
+// gives, and its path is short (~/.local/state/claude-account/locks).
+func dirFor(e env.Env, goos string) string {
 	if d := e.Get("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
 		return filepath.Join(d, "claude-account")
+	}
+	if goos == "darwin" {
+		return filepath.Join(e.StateHome(), "claude-account", "locks")
 	}
 	tmp := e.Get("TMPDIR")
 	if !filepath.IsAbs(tmp) {
@@ -85,10 +98,10 @@ func EnsureDir(dir string) error {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return fmt.Errorf("lock dir %s cannot be made (%v); point XDG_RUNTIME_DIR (or TMPDIR) at a directory of yours", dir, errors.Unwrap(err))
+		return fmt.Errorf("lock dir %s cannot be made (%v); point XDG_RUNTIME_DIR at a private directory of yours", dir, errors.Unwrap(err))
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("lock dir %s cannot be made (%v); point XDG_RUNTIME_DIR (or TMPDIR) at a directory of yours", dir, errors.Unwrap(err))
+		return fmt.Errorf("lock dir %s cannot be made (%v); point XDG_RUNTIME_DIR at a private directory of yours", dir, errors.Unwrap(err))
 	}
 	return CheckDir(dir)
 }

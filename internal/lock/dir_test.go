@@ -1,0 +1,66 @@
+package lock
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/claude-account/claude-account/internal/env"
+)
+
+// TestDirFor: where the locks are on each system, decided on any.
+func TestDirFor(t *testing.T) {
+	uid := strconv.Itoa(os.Getuid())
+	const tmpdir = "/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/"
+	for _, c := range []struct {
+		goos string
+		e    env.Env
+		want string
+	}{
+		{"linux", env.Env{"XDG_RUNTIME_DIR": "/run/user/1000", "HOME": "/home/u"}, "/run/user/1000/claude-account"},
+		{"linux", env.Env{"TMPDIR": "/tmp/u", "HOME": "/home/u"}, "/tmp/u/claude-account-" + uid},
+		{"linux", env.Env{"HOME": "/home/u"}, "/tmp/claude-account-" + uid},
+		// macOS sweeps $TMPDIR and /tmp of files unread for 3 days: never there.
+		{"darwin", env.Env{"TMPDIR": tmpdir, "HOME": "/Users/u"}, "/Users/u/.local/state/claude-account/locks"},
+		{"darwin", env.Env{"HOME": "/Users/u", "XDG_STATE_HOME": "/Users/u/state"}, "/Users/u/state/claude-account/locks"},
+		{"darwin", env.Env{"XDG_RUNTIME_DIR": "/Users/u/run", "HOME": "/Users/u"}, "/Users/u/run/claude-account"},
+	} {
+		got := dirFor(c.e, c.goos)
+		if got != c.want {
+			t.Errorf("%s %v: %s, want %s", c.goos, c.e, got, c.want)
+		}
+		if c.goos == "darwin" && strings.HasPrefix(got, tmpdir) {
+			t.Errorf("darwin: %s is in $TMPDIR", got)
+		}
+	}
+}
+
+// On macOS the lock dir is made inside the state dir, private, and a link
+// planted there is refused as anywhere.
+func TestDirForDarwinPrivate(t *testing.T) {
+	home := t.TempDir()
+	dir := dirFor(env.Env{"HOME": home}, "darwin")
+	if err := EnsureDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{dir, filepath.Dir(dir)} {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o700 || !fi.IsDir() {
+			t.Errorf("%s: %v, want a 0700 dir", p, fi.Mode())
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(t.TempDir(), dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := EnsureDir(dir); err == nil || !strings.Contains(err.Error(), "is a symlink") {
+		t.Errorf("a link as the lock dir: %v, want it refused", err)
+	}
+}
