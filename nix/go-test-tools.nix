@@ -47,6 +47,7 @@
     gnugrep = [ "grep" ];
     gnused = [ "sed" ];
     jq = [ "jq" ];
+    lsof = [ "lsof" ];
     tmux = [ "tmux" ];
     util-linux = [
       "flock"

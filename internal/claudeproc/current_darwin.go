@@ -1,13 +1,10 @@
 package claudeproc
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,7 +21,8 @@ func Current() *Snapshot {
 		table = append(table, kinfo{PID: int(k.Proc.P_pid), PPID: int(k.Eproc.Ppid),
 			UID: int(k.Eproc.Ucred.Uid), Comm: unix.ByteSliceToString(k.Proc.P_comm[:])})
 	}
-	return fromTable(table, os.Getpid(), os.Getuid(), darwinSources{argv: procArgs, cwds: lsofCwds, alive: alive})
+	cwds := func(pids []int) (map[int]string, error) { return lsofCwds(lsofPath, pids) }
+	return fromTable(table, os.Getpid(), os.Getuid(), darwinSources{argv: procArgs, cwds: cwds, alive: alive})
 }
 
 func procArgs(pid int) []string {
@@ -33,33 +31,6 @@ func procArgs(pid int) []string {
 		return nil
 	}
 	return parseProcArgs(b)
-}
-
-// lsofPath is Apple's lsof, which every macOS ships; one on PATH else.
-const lsofPath = "/usr/sbin/lsof"
-
-// lsofCwds asks lsof where pids work. It exits 1 when a pid has gone;
-// what it printed still holds.
-func lsofCwds(pids []int) (map[int]string, error) {
-	bin := lsofPath
-	if _, err := os.Stat(bin); err != nil {
-		if bin, err = exec.LookPath("lsof"); err != nil {
-			return nil, errors.New("lsof is not in /usr/sbin nor on PATH")
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, lsofArgs(pids)...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
-	out, err := cmd.Output()
-	var ee *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("%s did not answer within 20 s", bin)
-	case err != nil && !errors.As(err, &ee):
-		return nil, fmt.Errorf("%s: %v", bin, err)
-	}
-	return parseLsof(out), nil
 }
 
 func alive(pid int) bool {

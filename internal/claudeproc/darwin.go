@@ -2,11 +2,17 @@ package claudeproc
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // macOS has no /proc. The kernel's process table (sysctl kern.proc.all)
@@ -86,14 +92,43 @@ func fromTable(table []kinfo, me, uid int, src darwinSources) *Snapshot {
 }
 
 // lsofArgs are lsof's arguments for the working directories of pids: only
-// the cwd descriptor (-a: of these pids), one field a line (-F n: "p<pid>",
-// "f<fd>", "n<path>"), no warnings on stderr (-w).
+// the cwd descriptor (-a: of these pids), one field a line (-Fn: "p<pid>",
+// "f<fd>", "n<path>"; the field list attached, as -F's argument is
+// optional), no warnings on stderr (-w).
 func lsofArgs(pids []int) []string {
 	list := make([]string, len(pids))
 	for i, pid := range pids {
 		list[i] = strconv.Itoa(pid)
 	}
-	return []string{"-a", "-w", "-d", "cwd", "-p", strings.Join(list, ","), "-F", "n"}
+	return []string{"-a", "-w", "-d", "cwd", "-p", strings.Join(list, ","), "-Fn"}
+}
+
+// lsofPath is Apple's lsof, which every macOS ships; one on PATH else.
+const lsofPath = "/usr/sbin/lsof"
+
+// lsofCwds asks lsof (bin; one on PATH when bin is missing) where pids
+// work. It exits 1 when a pid has gone; what it printed still holds.
+func lsofCwds(bin string, pids []int) (map[int]string, error) {
+	if _, err := os.Stat(bin); err != nil {
+		found, err := exec.LookPath("lsof")
+		if err != nil {
+			return nil, fmt.Errorf("lsof is not in %s nor on PATH", filepath.Dir(bin))
+		}
+		bin = found
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, lsofArgs(pids)...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("%s did not answer within 20 s", bin)
+	case err != nil && !errors.As(err, &ee):
+		return nil, fmt.Errorf("%s: %v", bin, err)
+	}
+	return parseLsof(out), nil
 }
 
 // parseLsof reads lsof's -F output: a "p<pid>" line starts each process,

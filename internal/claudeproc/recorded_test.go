@@ -2,6 +2,7 @@ package claudeproc
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -236,4 +237,51 @@ func asUnknown(err error, target **UnknownError) bool {
 		*target = u
 	}
 	return ok
+}
+
+// TestLsofReal runs the lsof of this machine as the macOS reader does, on
+// processes working in a dir whose name lsof escapes, and decides from its
+// answer. lsof's escapes and -F output are the same code on Linux and
+// macOS (safestrprt, print.c); this is the one part of the macOS reader a
+// Linux machine can run for real.
+func TestLsofReal(t *testing.T) {
+	bin, err := exec.LookPath("lsof")
+	if err != nil {
+		t.Skip("lsof is not installed (.ci/run installs it)")
+	}
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt := filepath.Join(tmp, "app", ".claude", "worktrees")
+	tricky := filepath.Join(wt, "caf\u00e9\\x^Bc\ttab")
+	plain := filepath.Join(wt, "plain")
+	var pids []int
+	for _, dir := range []string{tricky, plain} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("sleep", "60")
+		cmd.Dir = dir
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		pids = append(pids, cmd.Process.Pid)
+	}
+	gone := 1 << 30 // no such process: lsof exits 1 and still answers for the others
+	cwds, err := lsofCwds(filepath.Join(tmp, "no-lsof-here"), append(pids, gone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cwds[pids[0]] != lsofQuote(tricky) || cwds[pids[1]] != plain || len(cwds) != 2 {
+		t.Fatalf("lsof (%s) says %q, want %q and %q", bin, cwds, lsofQuote(tricky), plain)
+	}
+	table := []kinfo{{PID: pids[0], PPID: 1, UID: 501, Comm: "claude"}, {PID: pids[1], PPID: 1, UID: 501, Comm: "claude"}}
+	s := fromTable(table, os.Getpid(), 501, darwinSources{cwds: func(p []int) (map[int]string, error) { return lsofCwds(bin, p) }})
+	for dir, want := range map[string][]int{tricky: {pids[0]}, plain: {pids[1]}, wt: {pids[0], pids[1]}, filepath.Join(wt, "caf"): {}} {
+		if got, err := s.In(dir); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("In(%q) = %v, %v; want %v", dir, got, err, want)
+		}
+	}
 }
