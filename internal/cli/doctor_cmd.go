@@ -17,7 +17,7 @@ type DoctorCmd struct {
 	AccountFlags
 	Dir  string `arg:"" optional:"" placeholder:"DIR" help:"Check the config dir of the workspace DIR is in (what its findings' fixes name). Default: the current directory."`
 	Fix  bool   `help:"Repair what can be repaired safely, and say what was done."`
-	JSON bool   `help:"Print JSON: {ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?}]}; README-CLAUDE-CODE.md (JSON) says what each field means."`
+	JSON bool   `help:"Print JSON: {ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?, mechanism?}]}; README-CLAUDE-CODE.md (JSON) says what each field means."`
 }
 
 // Help is shown under the command's usage.
