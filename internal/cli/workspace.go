@@ -103,6 +103,36 @@ func explainNotFound(d *Deps, err error, from *binding.Binding) error {
 	return e
 }
 
+// loadAccount loads the account name from dir, or ("") from where a launch
+// finds it: the directory home-manager declared for it, else ~/.claude-NAME.
+func loadAccount(d *Deps, name, dir string) (*account.Account, error) {
+	return loadAccountFrom(d, name, dir, nil)
+}
+
+// loadAccountFrom is loadAccount for an account a binding (from) named, for
+// the error to say so.
+func loadAccountFrom(d *Deps, name, dir string, from *binding.Binding) (*account.Account, error) {
+	var err error
+	if dir == "" {
+		// An account home-manager keeps elsewhere (configDir), found by
+		// directory or named without its launcher.
+		if dir, err = binding.DeclaredAccountDir(d.Env, name); err != nil {
+			return nil, err
+		}
+	}
+	if dir == "" {
+		dir = account.DefaultDir(d.Env, name)
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(d.Dir, dir)
+	}
+	a, err := account.Load(name, dir)
+	if err != nil {
+		return nil, explainNotFound(d, err, from)
+	}
+	return a, nil
+}
+
 // load resolves the account (accountName) and opens its workspace in the
 // working directory (launch.Open).
 func (f AccountFlags) load(d *Deps) (*launch.Workspace, error) {
@@ -120,22 +150,9 @@ func (f AccountFlags) load(d *Deps) (*launch.Workspace, error) {
 	if dir == "" {
 		dir = d.Env.Get("CLAUDE_ACCOUNT_DIR")
 	}
-	if dir == "" {
-		// An account home-manager keeps elsewhere (configDir), found by
-		// directory or named without its launcher.
-		if dir, err = binding.DeclaredAccountDir(d.Env, name); err != nil {
-			return nil, err
-		}
-	}
-	if dir == "" {
-		dir = account.DefaultDir(d.Env, name)
-	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(d.Dir, dir)
-	}
-	a, err := account.Load(name, dir)
+	a, err := loadAccountFrom(d, name, dir, from)
 	if err != nil {
-		return nil, explainNotFound(d, err, from)
+		return nil, err
 	}
 	return launch.Open(a, d.Dir, d.Env, d.Now)
 }

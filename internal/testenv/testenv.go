@@ -27,6 +27,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/claude-account/claude-account/internal/claudever"
+	"github.com/claude-account/claude-account/internal/worktree"
 )
 
 const snapshotsKey = "snapshots"
@@ -173,6 +174,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"apiauth":     apiauth,
 		"endsas":      endsas,
 		"mkclaude":    mkclaude,
+		"archivedir":  archivedir,
 		"suggested":   suggested,
 	}
 }
@@ -807,4 +809,16 @@ func must(t testing.TB, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// archivedir VAR ACCOUNT_DIR GIT_COMMON_DIR NAME: sets VAR to the dir where
+// worktree rm archives the account's transcripts of the worktree NAME of
+// that repository (worktree.ArchiveDir: keyed by the repository's identity).
+func archivedir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: archivedir VAR ACCOUNT_DIR GIT_COMMON_DIR NAME")
+	}
+	common, err := filepath.EvalSymlinks(ts.MkAbs(args[2]))
+	ts.Check(err)
+	ts.Setenv(args[0], worktree.ArchiveDir(ts.MkAbs(args[1]), common, args[3]))
 }

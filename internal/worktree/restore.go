@@ -10,25 +10,36 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
-// repoName names a repository in the archive: the main worktree's dir
-// (<main>/.git), else the git dir without .git (owner__repo.git, a bare
-// clone; modules/lib, a submodule). Pure: the launch path asks it too.
-func repoName(common string) string {
+// repoKey names a repository in the archive by its identity, never by a
+// directory name alone: two repositories whose main worktrees share a name
+// (~/p1/app, ~/p2/app) are two archives, and a worktree made in one never
+// receives the other's conversations. It is the repository's name (the main
+// worktree's dir, else the git dir without .git) for people, then the
+// fingerprint of its canonical common git dir. Pure: the launch path asks it
+// too (the common dir it is given is canonical).
+func repoKey(common string) string {
 	common = filepath.Clean(common)
+	name := strings.TrimSuffix(filepath.Base(common), ".git")
 	if filepath.Base(common) == ".git" {
-		return filepath.Base(filepath.Dir(common))
+		name = filepath.Base(filepath.Dir(common))
 	}
-	return strings.TrimSuffix(filepath.Base(common), ".git")
+	return name + "-" + gitctx.Fingerprint(common)
 }
 
 // ArchiveDir is where rm keeps an account's transcripts of the worktree
 // name of the repository whose common git dir is common:
-// <account dir>/archive/<repo>/<name>/projects (then projects-<time>…).
+// <account dir>/archive/<repo>-<fingerprint>/<name>/projects (then
+// projects-<time>…), each with a record of the worktree removed
+// (conversation.RemovedFile). Archives an earlier version kept under the
+// repository's name alone are never restored by name: 'claude-account
+// sessions --all' lists them, 'claude-account resume ID' continues one.
 func ArchiveDir(accountDir, common, name string) string {
-	return filepath.Join(accountDir, "archive", repoName(common), name)
+	return filepath.Join(accountDir, "archive", repoKey(common), name)
 }
 
 // RestoreTranscripts gives a linked worktree the transcripts archived when
@@ -64,7 +75,17 @@ func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir strin
 	dst := filepath.Join(configDir, "projects")
 	for _, s := range srcs {
 		src := filepath.Join(dir, s)
+		// The record of the removed worktree is the archive's, not Claude's:
+		// it stays until the transcripts have all gone back.
+		rec := filepath.Join(src, conversation.RemovedFile)
+		data, _ := os.ReadFile(rec)
+		_ = os.Remove(rec)
 		moved, kept, err := mergeInto(src, dst)
+		if kept > 0 || err != nil {
+			if data != nil {
+				_ = fsx.WriteFile(rec, data, 0o600)
+			}
+		}
 		if err != nil {
 			return notes, fmt.Errorf("restoring the transcripts archived in %s: %w; they stay there", src, err)
 		}

@@ -1,6 +1,7 @@
 package worktree
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/shell"
 )
@@ -114,7 +116,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		// Its directory is gone, but git's record of it (and the runtime
 		// inside, with Claude's transcripts) is not: archive before pruning.
 		if admin := r.adminDir(e.Path); admin != "" {
-			notes, err := r.archive(admin, filepath.Base(admin), o)
+			notes, err := r.archive(admin, filepath.Base(admin), o, r.removed(e, "", "", o))
 			rm.Notes = append(rm.Notes, notes...)
 			if err != nil {
 				return nil, err
@@ -148,6 +150,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		base = m.Base
 	}
 	wipRef := "refs/claude-account/wip/" + name
+	saved := "" // the ref that keeps the worktree's uncommitted work, once saved
 	if !o.Force {
 		// Before anything is saved or removed: what is archived goes to the
 		// account the runtime is named for, found where a launch finds it.
@@ -202,6 +205,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 			if err != nil {
 				return nil, err
 			}
+			saved = ref
 			// A command that runs from anywhere (the worktree is gone, and
 			// checking out in the user's current worktree would move it).
 			gitDir := r.Root
@@ -212,7 +216,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back in a worktree of its own with: git -C %s worktree add -b %s %s %s",
 				ref, shell.Quote(gitDir), branch, shell.Quote(e.Path), ref))
 		}
-		notes, err := r.archive(gitDir, name, o)
+		notes, err := r.archive(gitDir, name, o, r.removed(e, base, saved, o))
 		rm.Notes = append(rm.Notes, notes...)
 		if err != nil {
 			return nil, err
@@ -333,7 +337,14 @@ func unfoundAccount(gitDir string, o RemoveOptions) (runtime, acct string) {
 	return "", ""
 }
 
-func (r *Repo) archive(gitDir, name string, o RemoveOptions) ([]string, error) {
+// removed is the record of the worktree e kept with its archived
+// transcripts, so that 'claude-account resume' can make it again.
+func (r *Repo) removed(e *Entry, base, saved string, o RemoveOptions) conversation.Removed {
+	return conversation.Removed{Path: e.Path, Branch: e.Branch, Head: e.HEAD, Saved: saved, Base: base,
+		Root: r.Root, CommonDir: r.Common, RemovedAt: o.Now.UTC()}
+}
+
+func (r *Repo) archive(gitDir, name string, o RemoveOptions, rec conversation.Removed) ([]string, error) {
 	var notes []string
 	parent := filepath.Join(gitDir, configdir.DirName)
 	des, _ := os.ReadDir(parent)
@@ -363,6 +374,11 @@ func (r *Repo) archive(gitDir, name string, o RemoveOptions) ([]string, error) {
 		dst, err := moveAside(src, base, o.Now)
 		if err != nil {
 			return notes, fmt.Errorf("archiving %s: %w; nothing was removed", src, err)
+		}
+		if data, err := json.MarshalIndent(rec, "", "  "); err == nil {
+			// What makes the worktree again; without it the transcripts
+			// still resume (sessions reads where they ran from them).
+			_ = fsx.WriteFile(filepath.Join(dst, conversation.RemovedFile), append(data, '\n'), 0o600)
 		}
 		notes = append(notes, fmt.Sprintf("archived %s's transcripts to %s", acct, dst))
 	}

@@ -1,0 +1,288 @@
+package conversation
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/runtimes"
+)
+
+// Where a conversation is kept.
+const (
+	InRuntime = "runtime"   // a worktree's runtime the launcher made for the account
+	SetAside  = "set-aside" // a runtime dir set aside (<runtime>.moved-<time>): not proven the account's
+	InArchive = "archive"   // the account's archive of removed worktrees
+	InAccount = "account"   // the account dir: sessions outside git, or brought by init --from
+)
+
+// Account is an account to look in.
+type Account struct {
+	Name, Dir string
+}
+
+// Conversation is one transcript, and where it belongs.
+type Conversation struct {
+	ID         string    `json:"id"`
+	Account    string    `json:"account"`
+	AccountDir string    `json:"accountDir"`
+	Repository string    `json:"repository"` // the repository's root (its main worktree), "" outside git
+	Worktree   string    `json:"worktree"`   // the work tree it ran in
+	Branch     string    `json:"branch"`
+	Removed    bool      `json:"removed"` // that work tree is gone
+	Title      string    `json:"title"`
+	Updated    time.Time `json:"updated"`
+	Where      string    `json:"where"`    // runtime, set-aside, archive or account
+	Verified   bool      `json:"verified"` // kept where only the launcher or Claude put it
+	Transcript string    `json:"transcript"`
+	Cwd        string    `json:"cwd"`
+	// CommonDir is the repository's common git dir: its identity.
+	CommonDir string `json:"-"`
+	// Saved is what worktree rm kept of its removed worktree (archive only).
+	Saved *Removed `json:"-"`
+}
+
+// Removed is what worktree rm records of a worktree it removed, in the
+// archived projects dir (RemovedFile): enough to make the worktree again.
+type Removed struct {
+	Path      string    `json:"path"`
+	Branch    string    `json:"branch,omitempty"`
+	Head      string    `json:"head,omitempty"`
+	Saved     string    `json:"savedWork,omitempty"` // the ref holding its uncommitted work, when there was some
+	Base      string    `json:"base,omitempty"`
+	Root      string    `json:"repository"`
+	CommonDir string    `json:"commonDir"`
+	RemovedAt time.Time `json:"removedAt"`
+}
+
+// RemovedFile is Removed's file in an archived projects dir: a file, where
+// Claude's projects/ holds only dirs, so no transcript is taken for it.
+const RemovedFile = ".worktree.json"
+
+// ReadRemoved reads the record in an archived projects dir; nil when there
+// is none (an archive of an earlier version).
+func ReadRemoved(dir string) *Removed {
+	data, err := fsx.ReadFile(filepath.Join(dir, RemovedFile))
+	if err != nil {
+		return nil
+	}
+	var r Removed
+	if json.Unmarshal(data, &r) != nil {
+		return nil
+	}
+	return &r
+}
+
+// transcript is one file found, before it is read.
+type transcript struct {
+	path, where, account, accountDir string
+	verified                         bool
+	// What the place says of it (a runtime's binding, an archive's
+	// record); the transcript's own cwd fills what it leaves out.
+	worktree, commonDir string
+	saved               *Removed
+}
+
+// Find lists every conversation kept for accts, newest first; one per
+// account and id (the newest copy). A place that cannot be read is skipped.
+func Find(accts []Account) []Conversation {
+	var ts []transcript
+	for _, a := range accts {
+		ts = append(ts, ofAccount(a)...)
+	}
+	out := make([]Conversation, len(ts))
+	ok := make([]bool, len(ts))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0)*2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], ok[i] = read(ts[i])
+			}
+		}()
+	}
+	for i := range ts {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var convs []Conversation
+	for i := range out {
+		if ok[i] {
+			convs = append(convs, out[i])
+		}
+	}
+	return newestByID(convs)
+}
+
+// newestByID keeps one conversation per account and id, the newest, and
+// sorts them newest first.
+func newestByID(convs []Conversation) []Conversation {
+	sort.SliceStable(convs, func(i, j int) bool { return convs[i].Updated.After(convs[j].Updated) })
+	seen := map[[2]string]bool{}
+	out := convs[:0]
+	for _, c := range convs {
+		k := [2]string{c.Account, c.ID}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// ofAccount lists the transcripts of one account, everywhere it keeps them.
+func ofAccount(a Account) []transcript {
+	var out []transcript
+	rec, err := runtimes.Read(runtimes.Path(a.Dir))
+	if err == nil {
+		for rt := range rec.Runtimes {
+			base := transcript{account: a.Name, accountDir: a.Dir}
+			if ws := readBinding(rt); ws != nil {
+				base.worktree, base.commonDir = ws.toplevel, ws.commonDir
+			}
+			if rec.Made(rt) {
+				t := base
+				t.where, t.verified = InRuntime, true
+				out = append(out, transcriptsIn(rt, t)...)
+			}
+			asides, _ := filepath.Glob(rt + ".moved-*")
+			for _, d := range asides {
+				t := base
+				t.where = SetAside
+				out = append(out, transcriptsIn(d, t)...)
+			}
+		}
+	}
+	// The archive: archive/<repository>/<worktree>/projects[-<time>]/.
+	dirs, _ := filepath.Glob(filepath.Join(a.Dir, "archive", "*", "*", "projects*"))
+	for _, d := range dirs {
+		saved := ReadRemoved(d)
+		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive, verified: true, saved: saved}
+		if saved != nil {
+			t.worktree, t.commonDir = saved.Path, saved.CommonDir
+		}
+		out = append(out, transcriptsIn(filepath.Dir(d), t, filepath.Base(d))...)
+	}
+	out = append(out, transcriptsIn(a.Dir, transcript{account: a.Name, accountDir: a.Dir, where: InAccount, verified: true})...)
+	return out
+}
+
+// transcriptsIn lists <dir>/<projects>/<key>/<id>.jsonl (projects by
+// default), never through a link.
+func transcriptsIn(dir string, t transcript, projects ...string) []transcript {
+	name := "projects"
+	if len(projects) > 0 {
+		name = projects[0]
+	}
+	root := filepath.Join(dir, name)
+	if !realDir(dir) || !realDir(root) {
+		return nil
+	}
+	keys, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var out []transcript
+	for _, k := range keys {
+		if !k.IsDir() {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(root, k.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			n := f.Name()
+			if !f.Type().IsRegular() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") {
+				continue // subagents' own transcripts (2.0.77), links, dirs
+			}
+			c := t
+			c.path = filepath.Join(root, k.Name(), n)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func realDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+// read reads one transcript; false when it holds no conversation (a file
+// of summaries only, an empty one).
+func read(t transcript) (Conversation, bool) {
+	m, err := ReadMeta(t.path)
+	if err != nil || m.Cwd == "" {
+		return Conversation{}, false
+	}
+	c := Conversation{ID: m.ID, Account: t.account, AccountDir: t.accountDir, Branch: m.Branch, Title: m.Title,
+		Updated: m.Updated, Where: t.where, Verified: t.verified, Transcript: t.path, Cwd: m.Cwd,
+		Worktree: t.worktree, CommonDir: t.commonDir, Saved: t.saved}
+	if c.Worktree == "" || c.CommonDir == "" {
+		// Where the transcript says it ran, when its place does not say.
+		if ctx, err := gitctx.Detect(m.Cwd, func(string) string { return "" }); err == nil && ctx.Toplevel != "" {
+			c.Worktree, c.CommonDir = ctx.Toplevel, ctx.CommonDir
+		} else if c.Worktree == "" {
+			c.Worktree = m.Cwd
+		}
+	}
+	if c.CommonDir != "" {
+		c.Repository = rootOf(c.CommonDir)
+	}
+	if _, err := os.Stat(c.Worktree); err != nil {
+		c.Removed = true
+	}
+	if c.Saved != nil && c.Saved.Branch != "" && c.Branch == "" {
+		c.Branch = c.Saved.Branch
+	}
+	return c, true
+}
+
+// rootOf is the repository a common git dir belongs to: its main worktree
+// (<root>/.git), or the git dir itself (a bare repository).
+func rootOf(common string) string {
+	if filepath.Base(common) == ".git" {
+		return filepath.Dir(common)
+	}
+	return common
+}
+
+// binding is what a runtime's workspace.json says, as Find needs it.
+type binding struct{ toplevel, commonDir string }
+
+// readBinding reads the workspace.json of a runtime the launcher made.
+func readBinding(rt string) *binding {
+	data, err := fsx.ReadFile(filepath.Join(rt, "workspace.json"))
+	if err != nil {
+		return nil
+	}
+	var ws struct {
+		Toplevel string `json:"toplevel"`
+		GitDir   string `json:"gitDir"`
+	}
+	if json.Unmarshal(data, &ws) != nil {
+		return nil
+	}
+	b := &binding{toplevel: ws.Toplevel, commonDir: ws.GitDir}
+	if data, err := fsx.ReadFile(filepath.Join(ws.GitDir, "commondir")); err == nil {
+		// A linked worktree's git dir names the common one.
+		c := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(ws.GitDir, c)
+		}
+		b.commonDir = filepath.Clean(c)
+	}
+	return b
+}
