@@ -43,6 +43,7 @@ type CLI struct {
 	Close    CloseCmd    `cmd:"" help:"Stop the account's running Claude (this workspace, or --all)."`
 	Ps       PsCmd       `cmd:"" help:"List the running Claude sessions of every account: where, and whether they work or wait for you."`
 	Sessions SessionsCmd `cmd:"" help:"List the conversations of this repository (or --all), wherever they are kept."`
+	Resume   ResumeCmd   `cmd:"" help:"Continue a conversation wherever it is kept, in its worktree (made again if removed), on its account or another."`
 	Worktree WorktreeCmd `cmd:"" help:"Make, list, remove and sweep worktrees for parallel sessions."`
 	Trust    TrustCmd    `cmd:"" help:"Approve a project's .claude/.mcp.json so its servers load."`
 	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`

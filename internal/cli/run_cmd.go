@@ -103,7 +103,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err := configdir.KeychainDefaultDir(ws.Account.Dir, d.Env.Home(), bin); err != nil {
 		return err
 	}
-	io := launch.IO{Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr, Note: func(n string) { d.notef("%s", n) }}
+	io := launchIO(d)
 	// Which words are Claude's commands depends on its release ("auth" is a
 	// prompt on 2.0.77): FindClaude has just identified it.
 	inv := session.Classify(args, bin)
@@ -119,6 +119,11 @@ func (c *RunCmd) Run(d *Deps) error {
 	}
 	st, err := ws.Session(args, io)
 	return exitStatus(st, withStop(d, ws, err))
+}
+
+// launchIO is the terminal Claude gets, and where the launcher's notices go.
+func launchIO(d *Deps) launch.IO {
+	return launch.IO{Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr, Note: func(n string) { d.notef("%s", n) }}
 }
 
 // exitStatus is how Claude ended, as the launcher's own.

@@ -6,6 +6,7 @@ package fsx
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -164,4 +165,38 @@ func ReplaceWithSymlink(target, path string) error {
 		return err
 	}
 	return SyncDir(filepath.Dir(path))
+}
+
+// CopyFile copies the regular file src (never through a link) to dst,
+// atomically and durably, keeping its mode and its modification time (which
+// Claude's pickers sort conversations by). The copy is streamed, not read
+// whole: a transcript grows to megabytes.
+func CopyFile(src, dst string) error {
+	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return &fs.PathError{Op: "copy", Path: src, Err: errors.New("not a regular file")}
+	}
+	t, err := renameio.NewPendingFile(dst, renameio.WithTempDir(filepath.Dir(dst)), renameio.WithPermissions(fi.Mode().Perm()))
+	if err != nil {
+		return err
+	}
+	defer t.Cleanup()
+	if _, err := io.Copy(t, in); err != nil {
+		return err
+	}
+	if err := t.CloseAtomicallyReplace(); err != nil {
+		return err
+	}
+	if err := os.Chtimes(dst, fi.ModTime(), fi.ModTime()); err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(dst))
 }

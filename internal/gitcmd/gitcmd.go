@@ -96,7 +96,7 @@ type Git struct {
 var allowed = map[string]bool{
 	"add": true, "branch": true, "checkout": true, "clone": true, "commit-tree": true,
 	"config": true, "fetch": true, "for-each-ref": true, "hash-object": true,
-	"ls-files": true, "merge-base": true, "merge-tree": true, "read-tree": true,
+	"ls-files": true, "merge-base": true, "merge-tree": true, "read-tree": true, "restore": true,
 	"rev-list": true, "rev-parse": true, "sparse-checkout": true, "status": true,
 	"submodule": true, "symbolic-ref": true, "update-ref": true, "worktree": true,
 	"write-tree": true,

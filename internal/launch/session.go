@@ -28,6 +28,7 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	if err := w.prepareSession(held, io); err != nil {
 		return Status{}, err
 	}
+	w.bring(args, io)
 	stamp := configdir.Stamp(w.Layout)
 	w.warn(io)
 

@@ -11,6 +11,7 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -31,6 +32,9 @@ type Workspace struct {
 	// which was last known alive then (lock.Unclean, Unix nanoseconds; 0
 	// when it ended with it); read before this process takes the lock.
 	Unclean int64
+	// Bring is a conversation to put where this session's Claude finds it
+	// before it starts (bring), chosen by 'claude-account resume'.
+	Bring *conversation.Conversation
 
 	env     env.Env
 	dir     string // the working directory

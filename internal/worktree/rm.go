@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -441,25 +440,7 @@ func copyTree(src, dst string) error {
 
 // copyFile copies the regular file src to dst with its mode, refusing to
 // open src through a link (one swapped in after it was listed).
-func copyFile(src, dst string) error {
-	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", src)
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return err
-	}
-	return fsx.WriteFile(dst, data, fi.Mode().Perm())
-}
+func copyFile(src, dst string) error { return fsx.CopyFile(src, dst) }
 
 // Idle reports whether a worktree holds no work: no uncommitted change and no
 // commit beyond the one it was made from; else why not.

@@ -1,0 +1,246 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/ledger"
+	"github.com/claude-account/claude-account/internal/worktree"
+	"github.com/tidwall/gjson"
+)
+
+// ResumeCmd is `claude-account resume`.
+type ResumeCmd struct {
+	ID         string   `arg:"" help:"The conversation's id, as 'sessions' lists it (a prefix of 8 or more characters that names one will do)."`
+	Account    string   `short:"a" placeholder:"NAME" help:"Continue it on this account, with its login, settings and servers (a handoff, when it is another account's; that account's copy stays). Default: the account it belongs to."`
+	AccountDir string   `placeholder:"DIR" help:"The account's directory, when it is not where a launch finds it."`
+	Here       bool     `help:"Continue it in the current directory's worktree, not in the one it ran in."`
+	Unverified bool     `help:"Resume a conversation from a runtime set aside, which claude-account cannot prove is yours (it may have come with the repository, and says what it says to Claude)."`
+	Args       []string `arg:"" optional:"" passthrough:"" name:"claude-args" help:"More arguments for Claude, after --."`
+}
+
+// Help is shown under the command's usage.
+func (c *ResumeCmd) Help() string {
+	return `Finds the conversation wherever it is kept (a worktree's runtime, the archive of removed
+worktrees, the account dir, a runtime set aside) and continues it with claude --resume:
+in the worktree it ran in, made again from its branch and the uncommitted work 'worktree
+rm --force' saved when it was removed, or in the current directory's with --here. Its
+transcript is put where that Claude looks for it: copied (brought back, from the account's
+own archive), never written over.
+
+With --account B it continues on account B, B's login and configuration: a handoff, when
+A reaches its limit. A's copy stays; one line says which of A's MCP servers and plugins
+B lacks.
+
+'claudemax --resume ID' in any worktree of the repository finds it the same way.
+
+Examples:
+  claude-account resume 7c0f3a2e
+  claude-account resume 7c0f3a2e --account work
+  claude-account resume 7c0f3a2e --here -- --model opus`
+}
+
+// Run finds the conversation and starts Claude on it.
+func (c *ResumeCmd) Run(d *Deps) error {
+	if len(c.ID) < 8 {
+		return UsageError{fmt.Errorf("%q is too short to name a conversation: give 8 or more characters of its id ('claude-account sessions --all' lists them)", c.ID)}
+	}
+	accts, err := accountsToSearch(d, "", "")
+	if err != nil {
+		return err
+	}
+	if c.Account != "" && c.AccountDir != "" {
+		a, err := loadAccount(d, c.Account, c.AccountDir)
+		if err != nil {
+			return err
+		}
+		accts = append(accts, conversation.Account{Name: a.Name, Dir: a.Dir})
+	}
+	conv, err := pickConversation(conversation.Find(accts), c.ID, c.Account)
+	if err != nil {
+		return err
+	}
+	if !conv.Verified && !c.Unverified {
+		return fmt.Errorf("conversation %s is in %s, a runtime set aside that claude-account cannot prove is yours (it may have come with the repository); read it first, then resume it with --unverified", conv.ID, filepath.Dir(filepath.Dir(conv.Transcript)))
+	}
+	target := c.Account
+	if target == "" {
+		target = conv.Account
+	}
+	dir, err := c.where(d, conv)
+	if err != nil {
+		return err
+	}
+	in := *d
+	in.Dir = dir
+	flags := AccountFlags{Account: target, AccountDir: c.AccountDir}
+	if target == conv.Account && c.AccountDir == "" {
+		flags.AccountDir = conv.AccountDir
+	}
+	ws, err := flags.load(&in)
+	if err != nil {
+		return err
+	}
+	if _, err := ws.FindClaude(); err != nil {
+		return err
+	}
+	if target != conv.Account {
+		if lacks := handoffGaps(conv.AccountDir, ws.Account.Dir); lacks != "" {
+			in.notef("handing conversation %s from %s to %s, which lacks %s", conv.ID, conv.Account, target, lacks)
+		}
+	}
+	ws.Bring = &conv
+	args := append([]string{"--resume", conv.ID}, c.Args...)
+	if len(c.Args) > 0 && c.Args[0] == "--" {
+		args = append([]string{"--resume", conv.ID}, c.Args[1:]...)
+	}
+	io := launchIO(&in)
+	st, err := ws.Session(args, io)
+	return exitStatus(st, withStop(&in, ws, err))
+}
+
+// pickConversation is the conversation id (or an unambiguous prefix) names:
+// account's copy when it has one, else the newest.
+func pickConversation(all []conversation.Conversation, id, account string) (conversation.Conversation, error) {
+	var found []conversation.Conversation
+	ids := map[string]bool{}
+	for _, cv := range all {
+		if cv.ID == id || len(id) < len(cv.ID) && strings.HasPrefix(cv.ID, id) {
+			found = append(found, cv)
+			ids[cv.ID] = true
+		}
+	}
+	switch {
+	case len(found) == 0:
+		return conversation.Conversation{}, fmt.Errorf("no conversation %s in any account ('claude-account sessions --all' lists them)", id)
+	case len(ids) > 1:
+		var names []string
+		for n := range ids {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return conversation.Conversation{}, UsageError{fmt.Errorf("%s names %d conversations (%s); give more of the id", id, len(names), strings.Join(names, ", "))}
+	}
+	for _, cv := range found {
+		if cv.Account == account {
+			return cv, nil
+		}
+	}
+	return found[0], nil // Find sorts newest first
+}
+
+// where is the directory the conversation continues in: the current one
+// with --here; else where it ran, its worktree made again when it was
+// removed; else, when that is not known, the current one.
+func (c *ResumeCmd) where(d *Deps, conv conversation.Conversation) (string, error) {
+	if c.Here {
+		return d.Dir, nil
+	}
+	if conv.Cwd != "" && isDir(conv.Cwd) && (conv.Worktree == "" || within(conv.Cwd, conv.Worktree)) {
+		return conv.Cwd, nil
+	}
+	if conv.Worktree != "" && isDir(conv.Worktree) {
+		return conv.Worktree, nil
+	}
+	if conv.CommonDir == "" || !isDir(conv.CommonDir) {
+		d.notef("the directory conversation %s ran in (%s) is gone; it continues in %s", conv.ID, conv.Cwd, d.Dir)
+		return d.Dir, nil
+	}
+	rec := conversation.Removed{Path: conv.Worktree, Branch: conv.Branch, CommonDir: conv.CommonDir}
+	if conv.Saved != nil {
+		rec = *conv.Saved
+	}
+	ctx, err := gitctx.Detect(conv.CommonDir, d.Env.Get)
+	if err != nil {
+		return "", err
+	}
+	r, err := worktree.Open(ctx, "", d.Env.List())
+	if err != nil {
+		return "", err
+	}
+	path, notes, err := r.Remake(rec)
+	for _, n := range notes {
+		d.notef("%s", n)
+	}
+	if err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(conv.Worktree, conv.Cwd); err == nil && !strings.HasPrefix(rel, "..") && isDir(filepath.Join(path, rel)) {
+		return filepath.Join(path, rel), nil
+	}
+	return path, nil
+}
+
+// handoffGaps names, in a few words, the MCP servers and plugins the account
+// in from has that the account in to lacks: what a conversation handed over
+// may have used and will not find.
+func handoffGaps(from, to string) string {
+	var parts []string
+	fs, fp := capabilities(from)
+	ts, tp := capabilities(to)
+	if s := missing(fs, ts); s != "" {
+		parts = append(parts, "MCP servers "+s)
+	}
+	if s := missing(fp, tp); s != "" {
+		parts = append(parts, "plugins "+s)
+	}
+	return strings.Join(parts, " and ")
+}
+
+func missing(have, other []string) string {
+	var out []string
+	for _, h := range have {
+		found := false
+		for _, o := range other {
+			found = found || o == h
+		}
+		if !found {
+			out = append(out, h)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// capabilities are the MCP servers (declared, and those Claude added, from
+// the ledger) and the enabled plugins of the account in dir, by name.
+func capabilities(dir string) (servers, plugins []string) {
+	if data, err := fsx.ReadFile(filepath.Join(dir, ".mcp.json")); err == nil {
+		gjson.GetBytes(data, "mcpServers").ForEach(func(k, _ gjson.Result) bool {
+			servers = append(servers, k.String())
+			return true
+		})
+	}
+	if l, err := ledger.Read(ledger.Path(dir)); err == nil && l != nil {
+		for name := range l.Added {
+			servers = append(servers, name)
+		}
+	}
+	if data, err := fsx.ReadFile(filepath.Join(dir, "settings.json")); err == nil {
+		gjson.GetBytes(data, "enabledPlugins").ForEach(func(k, v gjson.Result) bool {
+			if v.Bool() {
+				plugins = append(plugins, k.String())
+			}
+			return true
+		})
+	}
+	sort.Strings(servers)
+	sort.Strings(plugins)
+	return servers, plugins
+}

@@ -1,0 +1,77 @@
+package worktree
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/gitcmd"
+)
+
+// Remake makes again the worktree rm removed (its record, rec): at the same
+// path, on its branch when that still exists, else on a new branch of that
+// name at the commit it was on; and puts back the uncommitted work rm saved
+// (rec.Saved) as uncommitted changes. A worktree of this repository already
+// there is reused as it is. It returns the worktree's path and notes.
+func (r *Repo) Remake(rec conversation.Removed) (string, []string, error) {
+	path := filepath.Clean(rec.Path)
+	unlock, err := r.lock()
+	if err != nil {
+		return "", nil, err
+	}
+	defer unlock()
+	if exists(path) {
+		e, err := r.Find(path)
+		if err != nil {
+			return "", nil, err
+		}
+		if e == nil {
+			return "", nil, fmt.Errorf("%s, where the worktree was, is something else now; move it away, or continue the conversation in another worktree with --here", path)
+		}
+		return path, []string{"reusing the existing worktree " + path}, nil
+	}
+	if rel, err := filepath.Rel(r.Root, path); err == nil && !strings.HasPrefix(rel, "..") && !r.Bare {
+		// A path inside the repository: nothing on the way may be a link
+		// out of it (a planted .claude/worktrees).
+		if err := noLinkOut(r.Root, filepath.Dir(rel)); err != nil {
+			return "", nil, err
+		}
+	}
+	var add []string
+	var notes []string
+	switch {
+	case rec.Branch != "" && gitcmd.CheckRefName("refs/heads/"+rec.Branch) == nil && r.hasRef("refs/heads/"+rec.Branch):
+		add = []string{"worktree", "add", "--quiet", "--", path, rec.Branch}
+		notes = append(notes, fmt.Sprintf("made the worktree %s again on its branch %s", path, rec.Branch))
+	case rec.Head != "" && validOID(rec.Head):
+		if rec.Branch != "" && !strings.HasPrefix(rec.Branch, "-") && gitcmd.CheckRefName("refs/heads/"+rec.Branch) == nil {
+			add = []string{"worktree", "add", "--quiet", "-b", rec.Branch, "--", path, rec.Head}
+			notes = append(notes, fmt.Sprintf("made the worktree %s again, on a new branch %s at the commit it was on (%s)", path, rec.Branch, rec.Head[:min(12, len(rec.Head))]))
+		} else {
+			add = []string{"worktree", "add", "--quiet", "--detach", "--", path, rec.Head}
+			notes = append(notes, fmt.Sprintf("made the worktree %s again at the commit it was on (%s)", path, rec.Head[:min(12, len(rec.Head))]))
+		}
+	default:
+		return "", nil, fmt.Errorf("the worktree %s cannot be made again: its branch %q is gone and its commit is not known; continue the conversation in another worktree with --here", path, rec.Branch)
+	}
+	if _, err := r.Git.Run(add...); err != nil {
+		return "", nil, err
+	}
+	if rec.Saved != "" && strings.HasPrefix(rec.Saved, "refs/claude-account/wip/") && r.hasRef(rec.Saved) {
+		// The work rm saved, back as uncommitted changes (nothing staged).
+		if _, err := r.Git.In(path).Run("restore", "--source="+rec.Saved, "--worktree", "--", "."); err != nil {
+			return path, notes, fmt.Errorf("the worktree %s is made again, but its saved work could not be put back: %w; it stays in %s", path, err, rec.Saved)
+		}
+		notes = append(notes, fmt.Sprintf("put back the uncommitted work saved in %s", rec.Saved))
+	}
+	return path, notes, nil
+}
+
+// validOID reports whether s is a full commit id.
+func validOID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	return !strings.ContainsFunc(s, func(r rune) bool { return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') })
+}
