@@ -147,8 +147,13 @@ func MakePlan(in Input) (*Plan, error) {
 		p.Notes = append(p.Notes, fmt.Sprintf("%s is read-only; this workspace's runtime is %s", in.Layout.ReadOnly, in.Layout.ConfigDir))
 	}
 	if in.Layout.Stranger != "" {
-		p.Notes = append(p.Notes, fmt.Sprintf("%s reaches the git dir %s, which git records as %s's; that checkout keeps its runtime, and this work tree runs with its own, %s",
-			in.Context.Toplevel, in.Context.GitDir, in.Layout.Stranger, in.Layout.ConfigDir))
+		note := fmt.Sprintf("%s reaches the git dir %s, which git records as %s's; that checkout keeps its runtime, and this work tree runs with its own, %s",
+			in.Context.Toplevel, in.Context.GitDir, in.Layout.Stranger, in.Layout.ConfigDir)
+		if !exists(in.Layout.Stranger) {
+			note = fmt.Sprintf("git records %s as the checkout of the git dir %s, and it is gone; if this work tree moved from there, run 'git worktree repair' in it, and it keeps its runtime and conversations; until then it runs with its own, %s",
+				in.Layout.Stranger, in.Context.GitDir, in.Layout.ConfigDir)
+		}
+		p.Notes = append(p.Notes, note)
 	}
 	if !in.Layout.IsRuntime {
 		// The account dir is its own config dir: only its state is coalesced.
@@ -347,7 +352,7 @@ func (p *Plan) planLogin(in Input, fresh bool) {
 		// Not written by a Claude the launcher started: never the account's,
 		// and not this worktree's either (it would log Claude in as whoever
 		// wrote it). Kept aside.
-		aside := path + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+		aside := freeAside(path, in.Now)
 		p.Steps = append(p.Steps, Step{Op: Move, Path: path, Target: aside, Why: "changed while no Claude ran here"})
 		if link {
 			p.Steps = append(p.Steps, linkStep)

@@ -108,7 +108,7 @@ func (p *Plan) migratePlugins(in Input) {
 	if changed := treeChangedSince(from, p.quiet); changed != "" {
 		// Set aside, not left: left, the next launch would find it older
 		// than the session between and move it to the account.
-		aside := from + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+		aside := freeAside(from, in.Now)
 		p.Steps = append(p.Steps, Step{Op: Move, Path: from, Target: aside, Why: "changed while no Claude ran here"})
 		p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree (it came with the repository?); kept the plugins there as %s, not moved to %s", changed, aside, to))
 		return

@@ -7,8 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
+	"time"
 
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/runtimes"
 )
@@ -34,8 +38,16 @@ type runtimeFacts struct {
 	Quiet int64
 	// Binding is the dir's workspace.json (nil when missing or unreadable).
 	Binding []byte
-	Logs    bool // logs/ exists
-	UID     int  // ours
+	// Projects are the entries of its projects/ (Claude's transcripts by
+	// the key of the dir they ran in), read only when the binding names
+	// another toplevel: a worktree that moved.
+	Projects []string
+	Logs     bool // logs/ exists
+	// Asides are the names already taken beside the dir by runtimes set
+	// aside (<dir>.moved-<time>…), read only when the dir is not the
+	// launcher's.
+	Asides []string
+	UID    int // ours
 }
 
 func observeDir(path string) dirFacts {
@@ -67,8 +79,20 @@ func observeRuntime(in Input) (runtimeFacts, error) {
 		return f, nil
 	}
 	f.Made, f.Quiet = made.Made(dir), made.Quiet(dir)
+	if !f.Made {
+		f.Asides, _ = filepath.Glob(dir + ".moved-*")
+	}
 	if data, err := fsx.ReadFile(filepath.Join(dir, WorkspaceFile)); err == nil {
 		f.Binding = data
+		var old Workspace
+		if json.Unmarshal(data, &old) == nil && old.Toplevel != "" && old.Toplevel != in.Context.Toplevel {
+			des, _ := os.ReadDir(filepath.Join(dir, "projects"))
+			for _, de := range des {
+				if de.IsDir() {
+					f.Projects = append(f.Projects, de.Name())
+				}
+			}
+		}
 	}
 	f.Logs = exists(filepath.Join(dir, "logs"))
 	return f, nil
@@ -99,8 +123,12 @@ type runtimeDecision struct {
 //   - one the launcher did not make for this account came with the
 //     repository (an archive, a copied checkout) or was put there by hand:
 //     nothing in it is read, it is kept aside as it is, and a new one made;
-//   - one made for another workspace (a copied repository, a moved
-//     worktree) is kept aside the same way.
+//   - one whose binding names another toplevel moved with its worktree
+//     (git worktree move, a repository moved whole): only the checkout git
+//     records for a git dir reaches its runtime (gitctx.Context.Stranger),
+//     so it is the same worktree. It keeps its runtime; its conversations,
+//     kept by the key of the dir they ran in, follow it to the new keys, so
+//     that --resume and --continue find them there.
 func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 	var d runtimeDecision
 	for _, x := range []dirFacts{f.Parent, f.Dir} {
@@ -115,7 +143,7 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 		}
 	}
 	dir := f.Dir.Path
-	aside := dir + ".moved-" + in.Now.UTC().Format("20060102T150405Z")
+	aside := asideName(dir+".moved-"+in.Now.UTC().Format("20060102T150405Z"), f.Asides)
 	d.Fresh = !f.Dir.Exists
 	if !d.Fresh && !f.Made {
 		d.Steps = append(d.Steps, Step{Op: Move, Path: dir, Target: aside, Why: "not the launcher's"})
@@ -135,10 +163,9 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 	want := ws.encode()
 	if !d.Fresh && f.Binding != nil && !bytes.Equal(f.Binding, want) {
 		var old Workspace
-		if json.Unmarshal(f.Binding, &old) == nil && (old.Toplevel != ws.Toplevel || old.Fingerprint != ws.Fingerprint) {
-			d.Steps = append(d.Steps, Step{Op: Move, Path: dir, Target: aside, Why: "bound to " + old.Toplevel})
-			d.Notes = append(d.Notes, fmt.Sprintf("%s was made for %s, not %s (copied or moved?); kept it as %s and started fresh", dir, old.Toplevel, ws.Toplevel, aside))
-			d.Fresh, d.SetsAside = true, true
+		if json.Unmarshal(f.Binding, &old) == nil && old.Toplevel != "" && old.Toplevel != ws.Toplevel {
+			d.Steps = append(d.Steps, rekey(dir, old.Toplevel, ws.Toplevel, f.Projects)...)
+			d.Notes = append(d.Notes, fmt.Sprintf("%s moved from %s; it keeps its runtime and its conversations", ws.Toplevel, old.Toplevel))
 		}
 	}
 	if d.Fresh {
@@ -155,4 +182,51 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 		d.Binding = want
 	}
 	return d, nil
+}
+
+// rekey moves the conversations of a runtime whose worktree moved from old
+// to top: Claude keeps them by the key of the dir each ran in
+// (conversation.Key: each character of the path, '-' for all but letters
+// and digits), and
+// looks them up by the key of the dir it starts in. A dir below the worktree
+// keeps its place in the key, so a key that begins with the old worktree's
+// takes the new one's instead. A key Claude shortened (a path of over 200
+// characters) is left where it is, as is one whose new place is taken.
+func rekey(dir, old, top string, keys []string) []Step {
+	from, to := conversation.Key(old, false), conversation.Key(top, false)
+	var steps []Step
+	for _, k := range keys {
+		if len(k) > 200 || k != from && !strings.HasPrefix(k, from+"-") {
+			continue
+		}
+		nk := to + k[len(from):]
+		if nk == k || len(nk) > 200 || slices.Contains(keys, nk) {
+			continue
+		}
+		steps = append(steps, Step{Op: Move, Path: filepath.Join(dir, "projects", k), Target: filepath.Join(dir, "projects", nk),
+			Why: "its conversations, by the key of where it is now"})
+	}
+	return steps
+}
+
+// asideName is name, or name-2, name-3 … when taken: two set-asides in one
+// second (under the instance lock, so never at once) keep both.
+func asideName(name string, taken []string) string {
+	for i := 1; ; i++ {
+		n := name
+		if i > 1 {
+			n = fmt.Sprintf("%s-%d", name, i)
+		}
+		if !slices.Contains(taken, n) {
+			return n
+		}
+	}
+}
+
+// freeAside is the name a file or dir at path is kept aside under:
+// <path>.moved-<time>, or the first of -2, -3 … that no earlier set-aside
+// took (a rename would replace a file of that name, losing it).
+func freeAside(path string, now time.Time) string {
+	taken, _ := filepath.Glob(path + ".moved-*")
+	return asideName(path+".moved-"+now.UTC().Format("20060102T150405Z"), taken)
 }

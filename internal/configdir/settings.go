@@ -99,7 +99,7 @@ func (p *Plan) planSettingsLink(s *stateInput, accountSettings string) (migrated
 	if !p.untouched(path) {
 		// Not written by a Claude the launcher started: none of its keys
 		// (hooks, apiKeyHelper) may reach the account's settings.
-		aside := path + ".moved-" + s.in.Now.UTC().Format("20060102T150405Z")
+		aside := freeAside(path, s.in.Now)
 		p.Steps = append(p.Steps, Step{Op: Move, Path: path, Target: aside, Why: "changed while no Claude ran here"},
 			Step{Op: Link, Path: path, Target: accountSettings, Why: "account's settings"})
 		p.Notes = append(p.Notes, fmt.Sprintf("%s changed while no Claude ran in this worktree (it came with the repository?); kept it as %s, took nothing from it, and linked the account's settings", path, aside))

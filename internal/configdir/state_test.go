@@ -203,6 +203,8 @@ func TestDecideRuntime(t *testing.T) {
 		fresh   bool
 		steps   int
 		quiet   int64
+		moves   map[string]string // projects/ key dir moves, from → to
+		asideAs string            // the set-aside name's suffix, when not the plain one
 	}{
 		{name: "in sync: nothing to do", f: func(f runtimeFacts) runtimeFacts { return f }, quiet: 42},
 		{name: "unclean: what changed until its launcher was last alive is Claude's", f: func(f runtimeFacts) runtimeFacts { return f }, unclean: true, quiet: 99},
@@ -213,7 +215,14 @@ func TestDecideRuntime(t *testing.T) {
 		}, fresh: true, steps: 3},
 		{name: "logs missing", f: func(f runtimeFacts) runtimeFacts { f.Logs = false; return f }, steps: 1, quiet: 42},
 		{name: "not made by the launcher", f: func(f runtimeFacts) runtimeFacts { f.Made = false; return f }, aside: true, fresh: true, steps: 4},
-		{name: "made for another workspace", f: func(f runtimeFacts) runtimeFacts { f.Binding = other; return f }, aside: true, fresh: true, steps: 4},
+		{name: "not made, and set aside once already this second", f: func(f runtimeFacts) runtimeFacts {
+			f.Made, f.Asides = false, []string{f.Dir.Path + ".moved-20010909T014640Z"}
+			return f
+		}, aside: true, fresh: true, steps: 4, asideAs: ".moved-20010909T014640Z-2"},
+		{name: "moved with its worktree: kept, its conversations rekeyed", f: func(f runtimeFacts) runtimeFacts {
+			f.Binding, f.Projects = other, []string{"-src-copy", "-src-copy-sub-dir", "-src-copyother", "-elsewhere"}
+			return f
+		}, steps: 2, quiet: 42, moves: map[string]string{"-src-copy": "-src-app", "-src-copy-sub-dir": "-src-app-sub-dir"}},
 		{name: "a damaged binding is rewritten, not a reason to set aside", f: func(f runtimeFacts) runtimeFacts { f.Binding = []byte("{"); return f }, quiet: 42},
 		{name: "a symlink", f: func(f runtimeFacts) runtimeFacts {
 			f.Dir.IsDir, f.Dir.Kind = false, "a symbolic link to /home/u/.claude-max"
@@ -240,8 +249,21 @@ func TestDecideRuntime(t *testing.T) {
 			if d.SetsAside != c.aside || d.Fresh != c.fresh || len(d.Steps) != c.steps || d.Quiet != c.quiet {
 				t.Errorf("aside %v fresh %v quiet %d, steps %v; want aside %v fresh %v quiet %d, %d steps", d.SetsAside, d.Fresh, d.Quiet, d.Steps, c.aside, c.fresh, c.quiet, c.steps)
 			}
-			if c.aside && (d.Steps[0].Op != Move || d.Steps[0].Target != in.Layout.ConfigDir+".moved-20010909T014640Z") {
+			want := ".moved-20010909T014640Z"
+			if c.asideAs != "" {
+				want = c.asideAs
+			}
+			if c.aside && (d.Steps[0].Op != Move || d.Steps[0].Target != in.Layout.ConfigDir+want) {
 				t.Errorf("first step %v, want the dir moved aside", d.Steps[0])
+			}
+			for from, to := range c.moves {
+				found := false
+				for _, s := range d.Steps {
+					found = found || s.Op == Move && filepath.Base(s.Path) == from && filepath.Base(s.Target) == to
+				}
+				if !found {
+					t.Errorf("no move of projects/%s to projects/%s in %v", from, to, d.Steps)
+				}
 			}
 		})
 	}

@@ -440,7 +440,7 @@ func moved(in Input) []Finding {
 		return nil
 	}
 	return []Finding{{ID: "workspace-moved", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in), rebuilds: true,
-		Message: fmt.Sprintf("%s was made for %s, not %s (a copied or moved repository); '%s' (or the next launch) keeps it aside and starts fresh", in.Layout.ConfigDir, ws.Toplevel, in.Context.Toplevel, Command(in, "--fix"))}}
+		Message: fmt.Sprintf("%s was made for %s, which moved to %s; '%s' (or the next launch) binds it here, and its conversations follow", in.Layout.ConfigDir, ws.Toplevel, in.Context.Toplevel, Command(in, "--fix"))}}
 }
 
 func lockDir(in Input, problem error) Finding {
