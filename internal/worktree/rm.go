@@ -158,6 +158,11 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		if rt, acct := unfoundAccount(gitDir, o); rt != "" {
 			return nil, &RemoveError{fmt.Sprintf("%s holds transcripts of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree", rt, acct, acct)}
 		}
+		// A runtime set aside is not proven the account's, so it is not
+		// archived; but conversations in it are never removed unasked.
+		if dir, n := asideConversations(gitDir); n > 0 {
+			return nil, &RemoveError{fmt.Sprintf("%s, a runtime set aside, holds %d conversation(s) claude-account cannot prove are yours (set aside by an earlier version, or come with the repository): 'claude-account sessions' lists them, 'claude-account resume ID --unverified' continues one; keep them with 'mv %s …', or --force removes them with the worktree", dir, n, shell.Quote(dir))}
+		}
 	}
 	if !e.Prunable {
 		// Before anything is saved: --force cannot save a nested
@@ -478,4 +483,24 @@ func (r *Repo) adminDir(path string) string {
 		}
 	}
 	return ""
+}
+
+// asideConversations is the first runtime set aside under gitDir
+// (claude-runtime/<account>.moved-<time>) that holds conversations, and how
+// many it holds.
+func asideConversations(gitDir string) (string, int) {
+	if gitDir == "" {
+		return "", 0
+	}
+	dirs, _ := filepath.Glob(filepath.Join(gitDir, configdir.DirName, "*.moved-*"))
+	for _, d := range dirs {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(d, "projects", "*", "*.jsonl"))
+		if len(files) > 0 {
+			return d, len(files)
+		}
+	}
+	return "", 0
 }
