@@ -40,8 +40,10 @@ or a dir you ran Claude with as CLAUDE_CONFIG_DIR (.claude.json inside). It copi
 output-styles/, hooks/ and plugins/ (Claude's plugin records are pointed at the new place),
 every repository's auto-memory (projects/*/memory/), the user-scope MCP servers, and the
 account's own keys of .claude.json: onboarding, preferences, notices already seen, API-key
-answers. Sessions, history and caches stay behind. Files keep their modes, less
-group and other write (a hook script writable by others would run as you).
+answers; and every past conversation (projects/*/<id>.jsonl), each into the runtime of the
+worktree it ran in, so that --resume and --continue there find it (outside git, into the
+account dir). Prompt history and caches stay behind. Files keep their modes, less group and
+other write (a hook script writable by others would run as you).
 
 The source is only read. A link in it is copied as a link when it points inside it at
 something taken in too; any other link is left out, named, and never followed. A
@@ -142,6 +144,7 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 	if err != nil {
 		return err
 	}
+	convs := planConversations(d, c.Name, dir, src.Dir)
 	if !c.DryRun {
 		if c.IntoExisting {
 			err = adopt.Add(plan)
@@ -151,11 +154,14 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 		if err != nil {
 			return err
 		}
+		for _, n := range importConversations(d, dir, convs) {
+			d.notef("%s", n)
+		}
 	}
 	if c.JSON {
-		return c.printJSON(d, plan)
+		return c.printJSON(d, plan, convs)
 	}
-	c.print(d, plan)
+	c.print(d, plan, convs)
 	return nil
 }
 
@@ -200,7 +206,7 @@ func declaredServers(a *account.Account) (mcp.Servers, error) {
 	return mcp.Parse(data, path)
 }
 
-func (c *InitCmd) print(d *Deps, p *adopt.Plan) {
+func (c *InitCmd) print(d *Deps, p *adopt.Plan, convs []ImportedConversation) {
 	t := d.Env.TildePath
 	verb := "took in"
 	switch {
@@ -230,6 +236,28 @@ func (c *InitCmd) print(d *Deps, p *adopt.Plan) {
 		}
 		d.stdout().Linef("  %-12s %s: %s", part.Name, t(part.From), strings.Join(what, "; "))
 	}
+	if len(convs) > 0 {
+		inRuntimes := 0
+		for _, ic := range convs {
+			if ic.To != p.Dest {
+				inRuntimes++
+			}
+		}
+		d.stdout().Linef("  %-12s %s: %s, %d into the runtimes of the worktrees they ran in, %d into the account dir", "conversations",
+			t(filepath.Join(p.Source.Dir, "projects")), plural(len(convs), "conversation"), inRuntimes, len(convs)-inRuntimes)
+		if c.DryRun {
+			for _, ic := range convs {
+				where := "its worktree's runtime"
+				if ic.To == p.Dest {
+					where = "the account dir"
+					if ic.Why != "" {
+						where += " (" + ic.Why + ")"
+					}
+				}
+				d.stdout().Linef("    %s %s (%s) → %s", ic.ID, ic.Title, t(ic.Cwd), where)
+			}
+		}
+	}
 	all := func(s string) string { // every path under HOME in a sentence, as ~/…
 		if h := d.Env.Home(); h != "" && h != "/" {
 			s = strings.ReplaceAll(s, h+"/", "~/")
@@ -254,18 +282,22 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func (c *InitCmd) printJSON(d *Deps, p *adopt.Plan) error {
+func (c *InitCmd) printJSON(d *Deps, p *adopt.Plan, convs []ImportedConversation) error {
+	if convs == nil {
+		convs = []ImportedConversation{}
+	}
 	out := struct {
-		Account    string       `json:"account"`
-		Dir        string       `json:"dir"`
-		From       string       `json:"from"`
-		ClaudeJSON string       `json:"claudeJson"`
-		Into       bool         `json:"intoExisting"`
-		DryRun     bool         `json:"dryRun"`
-		Parts      []adopt.Part `json:"parts"`
-		Skipped    []adopt.Skip `json:"skipped"`
-		Notes      []string     `json:"notes"`
-	}{c.Name, p.Dest, p.Source.Dir, p.Source.ClaudeJSON, p.Into, c.DryRun, p.Parts, p.Skipped, p.Source.Notes}
+		Account       string                 `json:"account"`
+		Dir           string                 `json:"dir"`
+		From          string                 `json:"from"`
+		ClaudeJSON    string                 `json:"claudeJson"`
+		Into          bool                   `json:"intoExisting"`
+		DryRun        bool                   `json:"dryRun"`
+		Parts         []adopt.Part           `json:"parts"`
+		Conversations []ImportedConversation `json:"conversations"`
+		Skipped       []adopt.Skip           `json:"skipped"`
+		Notes         []string               `json:"notes"`
+	}{c.Name, p.Dest, p.Source.Dir, p.Source.ClaudeJSON, p.Into, c.DryRun, p.Parts, convs, p.Skipped, p.Source.Notes}
 	if out.Parts == nil {
 		out.Parts = []adopt.Part{}
 	}

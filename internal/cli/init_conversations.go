@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/runtimes"
+)
+
+// ImportedConversation is one conversation init --from brings along.
+type ImportedConversation struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Cwd   string `json:"cwd"`           // where it ran
+	To    string `json:"to"`            // the config dir it goes to: its worktree's runtime, or the account dir
+	Why   string `json:"why,omitempty"` // why not its worktree's runtime
+	from  string // the transcript in the source
+	key   string // its projects/ key, as Claude made it
+}
+
+// planConversations lists the conversations of the config dir src
+// (projects/<key>/<id>.jsonl) and where each goes: the runtime of the
+// worktree it ran in, where a launch of this account there looks for it
+// (--resume, --continue and the picker then find it as if it had run under
+// the launcher), else the account dir (outside git, a repository that is
+// gone, a runtime that is not the launcher's).
+func planConversations(d *Deps, name, accountDir, src string) []ImportedConversation {
+	a := &account.Account{Name: name, Dir: accountDir}
+	var out []ImportedConversation
+	keys, _ := os.ReadDir(filepath.Join(src, "projects"))
+	for _, k := range keys {
+		if !k.IsDir() {
+			continue
+		}
+		files, _ := os.ReadDir(filepath.Join(src, "projects", k.Name()))
+		for _, f := range files {
+			n := f.Name()
+			if !f.Type().IsRegular() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") {
+				continue
+			}
+			path := filepath.Join(src, "projects", k.Name(), n)
+			m, err := conversation.ReadMeta(path)
+			if err != nil || m.Cwd == "" {
+				continue // no conversation in it
+			}
+			ic := ImportedConversation{ID: m.ID, Title: m.Title, Cwd: m.Cwd, To: accountDir, from: path, key: k.Name()}
+			ctx, err := gitctx.Detect(m.Cwd, func(string) string { return "" })
+			switch {
+			case err != nil || ctx.Kind == gitctx.NotGit || ctx.Kind == gitctx.Bare:
+				if _, err := os.Stat(m.Cwd); err != nil {
+					ic.Why = "the directory it ran in is gone"
+				}
+			default:
+				l := configdir.Locate(a, ctx, d.Env)
+				if fi, err := os.Lstat(l.ConfigDir); err == nil && (!fi.IsDir() || !configdir.Trusted(accountDir, l.ConfigDir)) {
+					ic.Why = l.ConfigDir + " is not the launcher's"
+					break
+				}
+				ic.To = l.ConfigDir
+			}
+			out = append(out, ic)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Cwd < out[j].Cwd || out[i].Cwd == out[j].Cwd && out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// importConversations copies each planned conversation to its config dir:
+// a worktree's runtime is made (and recorded as the launcher's) when it is
+// not there yet; the source is only read. It returns notes for what it
+// could not copy.
+func importConversations(d *Deps, accountDir string, convs []ImportedConversation) []string {
+	var notes []string
+	for _, ic := range convs {
+		if ic.To != accountDir {
+			if err := ensureRuntime(accountDir, ic.To); err != nil {
+				notes = append(notes, "conversation "+ic.ID+" stays in "+ic.from+": "+err.Error())
+				continue
+			}
+		}
+		c := conversation.Conversation{ID: ic.ID, Transcript: ic.from}
+		if _, err := conversation.Place(c, ic.To, ic.key, false, d.Now()); err != nil {
+			notes = append(notes, "conversation "+ic.ID+" stays in "+ic.from+": "+err.Error())
+		}
+	}
+	return notes
+}
+
+// ensureRuntime makes the runtime dir rt of the account in accountDir, as a
+// launch would (0700, recorded in the account's record of the runtimes the
+// launcher made), unless it is there; the first launch in its worktree
+// builds the rest.
+func ensureRuntime(accountDir, rt string) error {
+	if configdir.Trusted(accountDir, rt) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(rt), 0o700); err != nil {
+		return err
+	}
+	if err := os.Mkdir(rt, 0o700); err != nil {
+		return err
+	}
+	return runtimes.Register(runtimes.Path(accountDir), rt)
+}
