@@ -174,6 +174,18 @@ func ofAccount(a Account) []transcript {
 		}
 		out = append(out, transcriptsIn(filepath.Dir(d), t, filepath.Base(d))...)
 	}
+	// Kept apart: what worktree rm took from runtimes set aside, not proven
+	// the account's (worktree.SetAsideDir).
+	dirs, _ = filepath.Glob(filepath.Join(a.Dir, "archive", "*", "*", "set-aside", "projects*"))
+	for _, d := range dirs {
+		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive}
+		if rec := ReadRemoved(d); rec != nil {
+			// The repository and worktree it was kept from; its transcripts
+			// say where they ran.
+			t.commonDir = rec.CommonDir
+		}
+		out = append(out, transcriptsIn(filepath.Dir(d), t, filepath.Base(d))...)
+	}
 	out = append(out, transcriptsIn(a.Dir, transcript{account: a.Name, accountDir: a.Dir, where: InAccount, verified: true})...)
 	return out
 }

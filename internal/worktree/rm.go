@@ -158,10 +158,10 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		if rt, acct := unfoundAccount(gitDir, o); rt != "" {
 			return nil, &RemoveError{fmt.Sprintf("%s holds transcripts of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree", rt, acct, acct)}
 		}
-		// A runtime set aside is not proven the account's, so it is not
-		// archived; but conversations in it are never removed unasked.
-		if dir, n := asideConversations(gitDir); n > 0 {
-			return nil, &RemoveError{fmt.Sprintf("%s, a runtime set aside, holds %d conversation(s) claude-account cannot prove are yours (set aside by an earlier version, or come with the repository): 'claude-account sessions' lists them, 'claude-account resume ID --unverified' continues one; keep them with 'mv %s …', or --force removes them with the worktree", dir, n, shell.Quote(dir))}
+		// A runtime set aside keeps conversations of an account whose dir
+		// must be found to archive them, as for any runtime.
+		if dir, acct := unfoundAsideAccount(gitDir, o); dir != "" {
+			return nil, &RemoveError{fmt.Sprintf("%s, a runtime set aside, holds conversations of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else --force removes them with the worktree", dir, acct, acct)}
 		}
 	}
 	if !e.Prunable {
@@ -386,8 +386,42 @@ func (r *Repo) archive(gitDir, name string, o RemoveOptions, rec conversation.Re
 		}
 		notes = append(notes, fmt.Sprintf("archived %s's transcripts to %s", acct, dst))
 	}
+	for _, d := range asides(gitDir) {
+		// A runtime set aside (by an earlier version, or come with the
+		// repository) is not proven the account's: its conversations are
+		// kept apart in the account's archive, listed as not verified,
+		// resumed only when asked (--unverified), never restored by name.
+		src := filepath.Join(d, "projects")
+		if fi, err := os.Lstat(src); err != nil || !fi.IsDir() {
+			continue
+		}
+		acct := strings.SplitN(filepath.Base(d), ".moved-", 2)[0]
+		accountDir := ""
+		if account.ValidateName(acct) == nil && o.AccountDir != nil {
+			accountDir = o.AccountDir(acct)
+		}
+		if accountDir == "" {
+			continue // --force: rm was told to let it go with the worktree
+		}
+		base := filepath.Join(ArchiveDir(accountDir, r.Common, name), SetAsideDir, "projects")
+		if err := os.MkdirAll(filepath.Dir(base), 0o700); err != nil {
+			return notes, err
+		}
+		dst, err := moveAside(src, base, o.Now)
+		if err != nil {
+			return notes, fmt.Errorf("archiving %s: %w; nothing was removed", src, err)
+		}
+		if data, err := json.MarshalIndent(rec, "", "  "); err == nil {
+			_ = fsx.WriteFile(filepath.Join(dst, conversation.RemovedFile), append(data, '\n'), 0o600)
+		}
+		notes = append(notes, fmt.Sprintf("kept the conversations of %s, set aside and not proven %s's, apart in %s ('claude-account resume ID --unverified' continues one)", d, acct, dst))
+	}
 	return notes, nil
 }
+
+// SetAsideDir holds, in a worktree's archive, the conversations of its
+// runtimes set aside: apart from the account's own.
+const SetAsideDir = "set-aside"
 
 // moveAside moves the directory src to base, or — when base is taken, by an
 // earlier archive or one made at the same moment — to the first free of
@@ -485,22 +519,33 @@ func (r *Repo) adminDir(path string) string {
 	return ""
 }
 
-// asideConversations is the first runtime set aside under gitDir
-// (claude-runtime/<account>.moved-<time>) that holds conversations, and how
-// many it holds.
-func asideConversations(gitDir string) (string, int) {
-	if gitDir == "" {
-		return "", 0
-	}
-	dirs, _ := filepath.Glob(filepath.Join(gitDir, configdir.DirName, "*.moved-*"))
-	for _, d := range dirs {
-		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+// unfoundAsideAccount is the first runtime set aside under gitDir
+// (claude-runtime/<account>.moved-<time>) holding conversations whose
+// account's dir o.AccountDir cannot find, and that account's name.
+func unfoundAsideAccount(gitDir string, o RemoveOptions) (string, string) {
+	for _, d := range asides(gitDir) {
+		acct := strings.SplitN(filepath.Base(d), ".moved-", 2)[0]
+		if files, _ := filepath.Glob(filepath.Join(d, "projects", "*", "*.jsonl")); len(files) == 0 {
 			continue
 		}
-		files, _ := filepath.Glob(filepath.Join(d, "projects", "*", "*.jsonl"))
-		if len(files) > 0 {
-			return d, len(files)
+		if account.ValidateName(acct) != nil || o.AccountDir == nil || o.AccountDir(acct) == "" {
+			return d, acct
 		}
 	}
-	return "", 0
+	return "", ""
+}
+
+// asides are the runtimes set aside under gitDir, real dirs.
+func asides(gitDir string) []string {
+	if gitDir == "" {
+		return nil
+	}
+	var out []string
+	dirs, _ := filepath.Glob(filepath.Join(gitDir, configdir.DirName, "*.moved-*"))
+	for _, d := range dirs {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
 }
