@@ -45,6 +45,13 @@ worktree it ran in, so that --resume and --continue there find it (outside git, 
 account dir). Prompt history and caches stay behind. Files keep their modes, less group and
 other write (a hook script writable by others would run as you).
 
+No setting taken in points back into DIR: every string of settings.json and of the MCP
+servers that names a path inside it (as /home/you/.claude/…, ~/.claude/…, $HOME/.claude/… or
+${HOME}/.claude/…), such as a hook's or the status line's command, is changed to name the
+same path in the account, and a file it names that nothing else brings (a status-line
+script) comes along. --dry-run and --json list each change; a path that cannot come along (a
+directory) is named, with the command to copy it.
+
 The source is only read. A link in it is copied as a link when it points inside it at
 something taken in too; any other link is left out, named, and never followed. A
 .claude.json, settings.json or plugin record that does not parse stops init with its file,
@@ -121,7 +128,7 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 	if err != nil {
 		return err
 	}
-	opts := adopt.Options{Dest: dir, Into: c.IntoExisting}
+	opts := adopt.Options{Dest: dir, Into: c.IntoExisting, Home: d.Env.Home()}
 	if c.IntoExisting {
 		a, err := account.Load(c.Name, dir)
 		var nf *account.NotFoundError
@@ -258,6 +265,7 @@ func (c *InitCmd) print(d *Deps, p *adopt.Plan, convs []ImportedConversation) {
 			}
 		}
 	}
+	printRewrites(d, p, c.DryRun)
 	all := func(s string) string { // every path under HOME in a sentence, as ~/…
 		if h := d.Env.Home(); h != "" && h != "/" {
 			s = strings.ReplaceAll(s, h+"/", "~/")
@@ -272,6 +280,28 @@ func (c *InitCmd) print(d *Deps, p *adopt.Plan, convs []ImportedConversation) {
 	}
 	if !c.DryRun {
 		d.stdout().Linef("%s was not changed; start Claude with: claude-account run --account %s", t(p.Source.Dir), c.Name)
+	}
+}
+
+// printRewrites lists, file by file, each setting that named the source
+// and names the account now.
+func printRewrites(d *Deps, p *adopt.Plan, dryRun bool) {
+	t := d.Env.TildePath
+	verb := "now"
+	if dryRun {
+		verb = "would name"
+	}
+	for i := 0; i < len(p.Rewrites); {
+		file := p.Rewrites[i].File
+		j := i
+		for j < len(p.Rewrites) && p.Rewrites[j].File == file {
+			j++
+		}
+		d.stdout().Linef("  %s: %s named %s, %s %s:", file, plural(j-i, "setting"), t(p.Source.Dir), verb, t(p.Dest))
+		for _, r := range p.Rewrites[i:j] {
+			d.stdout().Linef("    %s: %s → %s", r.Key, r.From, r.To)
+		}
+		i = j
 	}
 }
 
@@ -295,9 +325,13 @@ func (c *InitCmd) printJSON(d *Deps, p *adopt.Plan, convs []ImportedConversation
 		DryRun        bool                   `json:"dryRun"`
 		Parts         []adopt.Part           `json:"parts"`
 		Conversations []ImportedConversation `json:"conversations"`
+		Rewritten     []adopt.Rewrite        `json:"rewritten"`
 		Skipped       []adopt.Skip           `json:"skipped"`
 		Notes         []string               `json:"notes"`
-	}{c.Name, p.Dest, p.Source.Dir, p.Source.ClaudeJSON, p.Into, c.DryRun, p.Parts, convs, p.Skipped, p.Source.Notes}
+	}{c.Name, p.Dest, p.Source.Dir, p.Source.ClaudeJSON, p.Into, c.DryRun, p.Parts, convs, p.Rewrites, p.Skipped, p.Source.Notes}
+	if out.Rewritten == nil {
+		out.Rewritten = []adopt.Rewrite{}
+	}
 	if out.Parts == nil {
 		out.Parts = []adopt.Part{}
 	}
