@@ -32,6 +32,8 @@ type InitCmd struct {
 func (c *InitCmd) Help() string {
 	return `Makes ~/.claude-NAME with account.toml, settings.json, .mcp.json and commands/, all
 plain writable files: edit them by hand. With Nix, declare the account in home-manager instead.
+Where a Claude setup exists already (~/.claude, or $CLAUDE_CONFIG_DIR), init without --from
+says how to take it into the new account.
 
 With --from DIR it also takes in a Claude Code setup you already have, so that nothing of it
 is lost: plain Claude's ~/.claude (Claude keeps its .claude.json beside it, as ~/.claude.json)
@@ -113,6 +115,12 @@ func (c *InitCmd) Run(d *Deps) error {
 			return err
 		}
 		d.stdout().Linef("made account %s in %s; start Claude with: claude-account run --account %s", c.Name, d.Env.TildePath(dir), c.Name)
+		if src := existingSetup(d); src != "" {
+			// Without it, the first launch shows Claude's onboarding again
+			// and none of the user's setup is there.
+			d.notef("note: %s exists: to bring its login, settings, hooks, plugins, MCP servers, onboarding and past conversations into %s, run 'claude-account init %s --from %s --into-existing'",
+				d.Env.TildePath(src), c.Name, c.Name, d.Env.ShellPath(src))
+		}
 		return nil
 	}
 	return c.adopt(d, dir)
@@ -170,6 +178,23 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 	}
 	c.print(d, plan, convs)
 	return nil
+}
+
+// existingSetup is the Claude config dir the user already has, for init to
+// suggest taking in: $CLAUDE_CONFIG_DIR unless a launch of ours set it
+// (CLAUDE_ACCOUNT says so), else ~/.claude; "" when it is not a directory.
+func existingSetup(d *Deps) string {
+	dir := d.Env.Get("CLAUDE_CONFIG_DIR")
+	if dir == "" || d.Env.Get("CLAUDE_ACCOUNT") != "" {
+		if d.Env.Home() == "" {
+			return ""
+		}
+		dir = filepath.Join(d.Env.Home(), ".claude")
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || !filepath.IsAbs(dir) {
+		return ""
+	}
+	return dir
 }
 
 // sweepInits removes the staging dirs that inits of this account killed
