@@ -74,6 +74,9 @@ Examples:
 // Run makes the account dir, taking in --from when given.
 func (c *InitCmd) Run(d *Deps) error {
 	if err := account.ValidateName(c.Name); err != nil {
+		if lower := strings.ToLower(c.Name); lower != c.Name && account.ValidateName(lower) == nil {
+			return UsageError{fmt.Errorf("%w; account names are lower case: claude-account init %s", err, lower)}
+		}
 		return UsageError{err}
 	}
 	if c.From == "" && (c.IntoExisting || c.DryRun || c.JSON) {

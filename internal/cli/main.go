@@ -48,6 +48,7 @@ type CLI struct {
 	Trust    TrustCmd    `cmd:"" help:"Approve a project's .claude/.mcp.json so its servers load."`
 	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`
 	Init     InitCmd     `cmd:"" help:"Make a writable account dir for use without Nix."`
+	Accounts AccountsCmd `cmd:"" help:"List the accounts: name, dir, whether logged in, and the Claude Code each runs."`
 	Clone    CloneCmd    `cmd:"" help:"Clone a repository (bare, kept fetched) and make or reuse a worktree for a branch."`
 	ByDir    byDirCmds   `embed:""`
 	Hook     HookCmd     `cmd:"" help:"Claude Code's hooks: worktrees and session state (run by Claude, not by hand)."`
@@ -78,7 +79,9 @@ type UsageError struct{ error }
 const description = `Run Claude Code with one account's configuration and one writable runtime per git worktree.
 
 Installed as claude<name> (a link to claude-account), every argument goes to Claude:
-  claudemax -p "hello"      is   claude-account run --account max -- -p "hello"`
+  claudemax -p "hello"      is   claude-account run --account max -- -p "hello"
+
+'claude-account accounts' lists the accounts; 'claude-account help COMMAND' explains one.`
 
 // Main runs the command line argv (argv[0] included) and returns the exit status.
 func Main(argv []string) int {
