@@ -31,7 +31,8 @@ type InitCmd struct {
 // Help is shown under the command's usage.
 func (c *InitCmd) Help() string {
 	return `Makes ~/.claude-NAME with account.toml, settings.json, .mcp.json and commands/, all
-plain writable files: edit them by hand. With Nix, declare the account in home-manager instead.
+plain writable files: edit them by hand. account.toml turns on the launcher's status line
+(statusline = true; a statusLine in settings.json wins, and false turns it off). With Nix, declare the account in home-manager instead.
 Where a Claude setup exists already (~/.claude, or $CLAUDE_CONFIG_DIR), init without --from
 says how to take it into the new account.
 
