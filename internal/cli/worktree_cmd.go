@@ -278,6 +278,11 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	for _, v := range vs {
 		if v.Removed {
 			d.stdout().Linef("%s %s: %s", verb, d.Env.TildePath(v.Path), v.Why)
+			// What rm says of it: where its transcripts went, the work
+			// it kept. Indented under the worktree it belongs to.
+			for _, n := range v.Notes {
+				d.stdout().Line("  " + n)
+			}
 		} else {
 			d.stdout().Linef("kept %s: %s", d.Env.TildePath(v.Path), v.Why)
 		}
