@@ -278,6 +278,11 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	for _, v := range vs {
 		if v.Removed {
 			d.stdout().Linef("%s %s: %s", verb, d.Env.TildePath(v.Path), v.Why)
+			// What rm says of it: where its transcripts went, the work
+			// it kept. Indented under the worktree it belongs to.
+			for _, n := range v.Notes {
+				d.stdout().Line("  " + n)
+			}
 		} else {
 			d.stdout().Linef("kept %s: %s", d.Env.TildePath(v.Path), v.Why)
 		}
@@ -374,8 +379,10 @@ Examples:
 // Help is shown under the command's usage.
 func (c *WorktreeGCCmd) Help() string {
 	return `Removes ephemeral worktrees (agent-a<7 hex> or made with --ephemeral) older than the age
-that are clean, merged or pushed and not running, then runs git worktree prune. Says why
-it kept each of the others.
+that are clean, merged or pushed and not running, and worktrees whose directory is gone,
+archiving their conversations as rm does, then runs git worktree prune (never on a worktree
+it kept whose git dir holds a runtime). Says where each removed worktree's conversations
+went, and why it kept each of the others.
 
 Examples:
   claude-account worktree gc --dry-run

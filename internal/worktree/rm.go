@@ -111,17 +111,6 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		return nil, fmt.Errorf("%s is the main worktree; only linked worktrees can be removed", e.Path)
 	}
 	name := filepath.Base(e.Path)
-	if e.Prunable {
-		// Its directory is gone, but git's record of it (and the runtime
-		// inside, with Claude's transcripts) is not: archive before pruning.
-		if admin := r.adminDir(e.Path); admin != "" {
-			notes, err := r.archive(admin, filepath.Base(admin), o, r.removed(e, "", "", o))
-			rm.Notes = append(rm.Notes, notes...)
-			if err != nil {
-				return nil, err
-			}
-		}
-	}
 	if o.Running != nil {
 		if accts := o.Running(e.Path); len(accts) > 0 {
 			// The close names the worktree: rm runs from anywhere in the repository.
@@ -162,6 +151,18 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		// must be found to archive them, as for any runtime.
 		if dir, acct := unfoundAsideAccount(gitDir, o); dir != "" {
 			return nil, &RemoveError{fmt.Sprintf("%s, a runtime set aside, holds conversations of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else --force removes them with the worktree", dir, acct, acct)}
+		}
+	}
+	if e.Prunable {
+		// Its directory is gone, but git's record of it (and the runtime
+		// inside, with Claude's transcripts) is not: archive before pruning,
+		// once nothing above refused.
+		if admin := r.adminDir(e.Path); admin != "" {
+			notes, err := r.archive(admin, filepath.Base(admin), o, r.removed(e, "", "", o))
+			rm.Notes = append(rm.Notes, notes...)
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	if !e.Prunable {
@@ -230,7 +231,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		if !e.Prunable {
 			return nil, err
 		}
-		if _, err := r.Git.Run("worktree", "prune"); err != nil {
+		if err := r.prune(e.Path); err != nil {
 			return nil, err
 		}
 	}
