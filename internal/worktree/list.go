@@ -2,8 +2,8 @@ package worktree
 
 import (
 	"path/filepath"
-	"strings"
 	"runtime"
+	"strings"
 	"sync"
 )
 
