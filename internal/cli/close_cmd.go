@@ -142,10 +142,11 @@ func (c *CloseCmd) Run(d *Deps) error {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if lock.Probe(h.Path) != nil {
-			failed = append(failed, fmt.Sprintf("claude (%s) %s, PID %d, still runs after %s; 'kill -KILL %d' ends it", h.Account, where, h.PID, c.Timeout, h.PID))
+			pid := claudePID(h.Holder)
+			failed = append(failed, fmt.Sprintf("claude (%s) %s, PID %d, still runs after %s; 'kill -KILL %d' ends it", h.Account, where, pid, c.Timeout, pid))
 			continue
 		}
-		d.stdout().Linef("stopped claude (%s) %s (PID %d)", h.Account, where, h.PID)
+		d.stdout().Linef("stopped claude (%s) %s (PID %d)", h.Account, where, claudePID(h.Holder))
 	}
 	if len(failed) > 0 {
 		return errors.New(failed[0])
@@ -181,4 +182,24 @@ func withStop(d *Deps, ws *launch.Workspace, err error) error {
 		running.Stop = closeCommand(d.Env, ws.Account.Name, where)
 	}
 	return err
+}
+
+// withBeside names in an *lock.AlreadyRunningError the run that starts a
+// second session of the account in a worktree of its own, in a work tree;
+// other errors pass unchanged.
+func withBeside(ws *launch.Workspace, err error) error {
+	var running *lock.AlreadyRunningError
+	if errors.As(err, &running) && ws.InWorkTree() {
+		running.Beside = "claude-account run --account " + ws.Account.Name + " --worktree NEW"
+	}
+	return err
+}
+
+// claudePID is the PID to name for a holder: Claude's, the one ps shows,
+// else (Claude not started yet) its launcher's, which close signals.
+func claudePID(h lock.Holder) int {
+	if h.ClaudePID > 0 {
+		return h.ClaudePID
+	}
+	return h.PID
 }

@@ -118,7 +118,7 @@ func (c *RunCmd) Run(d *Deps) error {
 		return exitStatus(ws.Command(args, io))
 	}
 	st, err := ws.Session(args, io)
-	return exitStatus(st, withStop(d, ws, err))
+	return exitStatus(st, withBeside(ws, withStop(d, ws, err)))
 }
 
 // launchIO is the terminal Claude gets, and where the launcher's notices go.
