@@ -352,7 +352,10 @@ func nonNil(s []string) []string {
 func (c *WorktreeNewCmd) Help() string {
 	return `Makes .claude/worktrees/<name> on branch worktree-<name> ('/' becomes '+'), or reuses
 the one that exists; an existing worktree-<name> branch is checked out as it is, never
-reset. The path is the last line printed.
+reset. Uncommitted work 'worktree rm --force' saved of a worktree of that name comes
+back, uncommitted, and its ref is dropped; saved on another commit than the new
+worktree starts on, it makes nothing and names the choices. The path is the last line
+printed.
 
 Examples:
   claude-account worktree new fix-login
