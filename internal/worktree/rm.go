@@ -211,15 +211,15 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 				return nil, err
 			}
 			saved = ref
-			// A command that runs from anywhere (the worktree is gone, and
+			// Commands that run from anywhere (the worktree is gone, and
 			// checking out in the user's current worktree would move it).
-			gitDir := r.Root
-			if r.Bare {
-				gitDir = r.Common
+			// worktree new puts back the newest saved work of its name, this
+			// one, and drops the ref: the rescue applies until then.
+			again := ""
+			if m != nil && m.Slug != "" && fsx.SamePath(r.PathFor(m.Slug), e.Path) {
+				again = fmt.Sprintf("'claude-account worktree new %s' puts it back in the worktree made again (and drops the ref), or until then ", shell.Quote(m.Slug))
 			}
-			branch := "rescue/" + strings.TrimPrefix(ref, "refs/claude-account/wip/")
-			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back in a worktree of its own with: git -C %s worktree add -b %s %s %s",
-				ref, shell.Quote(gitDir), branch, shell.Quote(e.Path), ref))
+			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; %sget it back in a worktree of its own with: %s", ref, again, r.rescue(e.Path, ref)))
 		}
 		notes, err := r.archive(gitDir, name, o, r.removed(e, base, saved, o))
 		rm.Notes = append(rm.Notes, notes...)
