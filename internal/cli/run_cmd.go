@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/shell"
@@ -98,9 +97,6 @@ func (c *RunCmd) Run(d *Deps) error {
 	}
 	bin, err := ws.FindClaude()
 	if err != nil {
-		return err
-	}
-	if err := configdir.KeychainDefaultDir(ws.Account.Dir, d.Env.Home(), bin); err != nil {
 		return err
 	}
 	io := launchIO(d)
