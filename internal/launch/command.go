@@ -20,6 +20,9 @@ import (
 // runs on the config dir as the session keeps it, and says so; the next
 // session applies what waits. FindClaude has run.
 func (w *Workspace) Command(args []string, io IO) (Status, error) {
+	if err := w.Launchable(); err != nil {
+		return Status{}, err
+	}
 	applied, busy, err := w.prepareCommand(io)
 	if err != nil {
 		return Status{}, err

@@ -18,6 +18,9 @@ import (
 // the instance lock, the config dir brought in line with the account, Claude
 // with the launcher's hooks, then the after-exit pass. FindClaude has run.
 func (w *Workspace) Session(args []string, io IO) (Status, error) {
+	if err := w.Launchable(); err != nil {
+		return Status{}, err
+	}
 	// The lock comes before the plan: a plan made while another Claude
 	// still ran would splice a .claude.json that Claude rewrites as it exits.
 	held, err := w.Acquire()
