@@ -83,7 +83,7 @@ func BenchmarkEqualSame(b *testing.B) {
 	v := []byte(`{"type":"stdio","command":"/bin/true","args":["--n","3"],"env":{"K":"3"}}`)
 	w := bytes.Clone(v)
 	b.ReportAllocs()
-	for b.Loop() {
+	for i := 0; i < b.N; i++ {
 		if !Equal(v, w) {
 			b.Fatal("not equal")
 		}
