@@ -53,3 +53,24 @@ func BenchmarkMakePlan(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMakePlanStamped is the launch-time check of a large .claude.json
+// that a launch already found in sync (SyncStamp): stat, hash the inputs,
+// read nothing of the file.
+func BenchmarkMakePlanStamped(b *testing.B) {
+	w := newSyncWorld(b)
+	w.launch()
+	w.settle()
+	w.launch()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		in := w.in
+		in.Now = time.Now()
+		p, err := MakePlan(in)
+		if err != nil || len(p.Steps) != 0 || p.scanned != 0 {
+			b.Fatalf("plan: %v, %d steps, %d scans; want none", err, len(p.Steps), p.scanned)
+		}
+		p.Close()
+	}
+}

@@ -79,6 +79,7 @@ type Plan struct {
 	// Claude it started (runtimes.ChangedSince); 0 when that is not known.
 	quiet    int64
 	releases []func() // unmap what was mapped; see Close
+	scanned  int      // config dirs' .claude.json read (SyncStamp spares it)
 }
 
 // Close releases the files the plan mapped. The plan's steps read from them:

@@ -95,7 +95,7 @@ func TestMakePlanMatrix(t *testing.T) {
 	}
 }
 
-func ok(t *testing.T, err error) {
+func ok(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

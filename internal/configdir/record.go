@@ -34,6 +34,9 @@ type record struct {
 	// a launch in a runtime reads the account dir's file only when it
 	// changed since.
 	Stamp StateStamp `json:"stateStamp,omitzero"`
+	// InSync is this config dir's .claude.json as a launch last found it in
+	// sync (SyncStamp): the next finds it so again without reading it.
+	InSync SyncStamp `json:"inSync,omitzero"`
 }
 
 // recordFile is a record as read, and as it is to be written.
@@ -77,6 +80,10 @@ func loadRecord(path string, fresh bool) *recordFile {
 	if st := doc.Get("stateStamp"); st.IsObject() {
 		rf.read.Stamp = StateStamp{Ino: st.Get("ino").Int(), Size: st.Get("size").Int(), MtimeNanos: st.Get("mtimeNs").Int()}
 	}
+	if st := doc.Get("inSync"); st.IsObject() {
+		rf.read.InSync = SyncStamp{Ino: st.Get("ino").Int(), Size: st.Get("size").Int(), MtimeNanos: st.Get("mtimeNs").Int(),
+			CtimeNanos: st.Get("ctimeNs").Int(), Inputs: st.Get("inputs").String()}
+	}
 	rf.r = rf.read
 	rf.r.Servers = maps.Clone(rf.read.Servers)
 	rf.r.AccountKeys = maps.Clone(rf.read.AccountKeys)
@@ -87,22 +94,28 @@ func loadRecord(path string, fresh bool) *recordFile {
 // changed reports whether the record must be written.
 func (rf *recordFile) changed() bool {
 	a, b := rf.read, rf.r
-	if !rf.ok || !slices.Equal(a.SettingsKeys, b.SettingsKeys) || a.TrustSeeded != b.TrustSeeded || a.Stamp != b.Stamp ||
+	return !rf.ok || !slices.Equal(a.SettingsKeys, b.SettingsKeys) || a.Stamp != b.Stamp || a.InSync != b.InSync || !sameSeen(a, b)
+}
+
+// sameSeen reports whether two records saw the same of a .claude.json: its
+// servers, the account's keys, the trust put in.
+func sameSeen(a, b record) bool {
+	if a.TrustSeeded != b.TrustSeeded ||
 		(a.Servers == nil) != (b.Servers == nil) || len(a.Servers) != len(b.Servers) ||
 		(a.AccountKeys == nil) != (b.AccountKeys == nil) || len(a.AccountKeys) != len(b.AccountKeys) {
-		return true
+		return false
 	}
 	for name, v := range b.AccountKeys {
 		if w, ok := a.AccountKeys[name]; !ok || !coalesce.Equal(v, w) {
-			return true
+			return false
 		}
 	}
 	for name, v := range b.Servers {
 		if w, ok := a.Servers[name]; !ok || !coalesce.Equal(v, w) {
-			return true
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 func (rf *recordFile) encode() []byte {

@@ -3,10 +3,12 @@ package configdir
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/fsx"
@@ -65,10 +67,14 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	state := filepath.Join(p.ConfigDir, ".claude.json")
 	accountState := filepath.Join(a.Dir, ".claude.json")
 	inAccount := fsx.SamePath(state, accountState)
-	if fi, err := os.Lstat(state); err == nil && !fi.Mode().IsRegular() {
+	fi, err := os.Lstat(state)
+	if err == nil && !fi.Mode().IsRegular() {
 		// Following it would copy whatever it points to (another account's
 		// login) into this config dir.
 		return fmt.Errorf("%s is %s, not a plain file; remove it (Claude and claude-account recreate it)", state, describe(state, fi))
+	}
+	if err != nil {
+		fi = nil
 	}
 	declared, err := declaredServers(a)
 	if err != nil {
@@ -80,16 +86,6 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		return err
 	}
 	onDisk := book // nil: the account's first ledger is written now
-	var cur []byte
-	if !s.fresh {
-		// Claude's state can be 100 MB: mapped, not read, and never decoded.
-		var release func()
-		cur, release, err = mapOptional(state)
-		p.releases = append(p.releases, release)
-		if err != nil {
-			return err
-		}
-	}
 	extra := a.ManagedKeys()[1:]
 	var acct []byte
 	if !inAccount {
@@ -97,8 +93,12 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 			return err
 		}
 	}
+	managed, err := managedKeys(acct, extra, filepath.Join(a.Dir, ".claude.json"), filepath.Join(a.Dir, "backups"))
+	if err != nil {
+		return err
+	}
 	rf := s.record(filepath.Join(p.ConfigDir, ManagedFile))
-	facts := stateFacts{Path: state, Cur: cur, Ledger: book, Rebuilt: onDisk == nil, Declared: declared,
+	facts := stateFacts{Path: state, Ledger: book, Rebuilt: onDisk == nil, Declared: declared,
 		Overlay: p.overlay(in), Seen: rf.r, Names: accountKeyNames(a),
 		// What changed here while no Claude the launcher started ran (an
 		// archive extracted over the checkout) is not Claude's.
@@ -106,6 +106,28 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		Fix:       "fix the JSON by hand or restore it from " + filepath.Join(p.ConfigDir, "backups")}
 	if p.IsRuntime {
 		facts.TrustRoot, facts.TrustPaths = RepositoryRoot(in.Context), trustPaths(in)
+	}
+	inputs := func() string { return syncDigest(&facts, managed, p.ConfigDir) }
+	if s.fresh {
+		fi = nil // nothing of it is read: no stamp
+	}
+	if fi != nil {
+		if rf.r.InSync.matches(fi, inputs) {
+			// The file and everything the decision depends on are as a
+			// launch found them in sync: it would decide the same.
+			if !ledger.Same(onDisk, book) {
+				p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: book.Encode(), Secret: true, Why: "account's shared MCP servers, keys and trust"})
+			}
+			return nil
+		}
+		// Claude's state can be 100 MB: mapped, not read, and never decoded.
+		cur, release, err := mapOptional(state)
+		p.releases = append(p.releases, release)
+		if err != nil {
+			return err
+		}
+		facts.Cur = cur
+		p.scanned++
 	}
 	var d stateDecision
 	// Everything read from mapped memory is read inside Guard: a file cut
@@ -119,23 +141,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	}
 	p.Notes = append(p.Notes, d.Notes...)
 	rf.r = d.Seen
-	keys, next, doc := d.Keys, d.Ledger, d.Doc
-	acctFix := "fix the JSON by hand or restore it from " + filepath.Join(a.Dir, "backups")
-	err = fsx.Guard(accountState, func() error {
-		for _, k := range extra {
-			raw, ok, err := coalesce.Lookup(acct, k)
-			if err != nil {
-				return fileError(accountState, err, acctFix)
-			}
-			if ok {
-				keys = append(keys, coalesce.Key{Name: k, Raw: raw})
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
+	keys, next, doc := append(d.Keys, managed...), d.Ledger, d.Doc
 	if !ledger.Same(onDisk, next) {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: ledgerPath, Data: next.Encode(), Secret: true, Why: "account's shared MCP servers, keys and trust"})
 	}
@@ -149,6 +155,7 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	if err != nil {
 		return fileError(state, err, facts.Fix)
 	}
+	p.stampInSync(rf, fi, inputs, inSync(&facts, d, pieces), in.Now)
 	if pieces != nil {
 		p.Steps = append(p.Steps, Step{Op: Write, Path: state, Pieces: pieces, Secret: true, Why: "account's MCP servers and keys",
 			Check: func() error {
@@ -160,6 +167,51 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 	}
 	return nil
 }
+
+// managedKeys are the account dir's values of the managed keys names (a
+// runtime's .claude.json holds them as the account's does); none when acct,
+// the account dir's .claude.json, was not read.
+func managedKeys(acct []byte, names []string, path, backups string) ([]coalesce.Key, error) {
+	var keys []coalesce.Key
+	err := fsx.Guard(path, func() error {
+		for _, k := range names {
+			raw, ok, err := coalesce.Lookup(acct, k)
+			if err != nil {
+				return fileError(path, err, "fix the JSON by hand or restore it from "+backups)
+			}
+			if ok {
+				keys = append(keys, coalesce.Key{Name: k, Raw: raw})
+			}
+		}
+		return nil
+	})
+	return keys, err
+}
+
+// stampInSync records in the config dir's record (rf) that its .claude.json
+// (fi, as it was before it was read, after the clock read now) is in sync,
+// when the decision left it and everything else as it was (same: inSync). Recording it costs a durable write
+// of the record when nothing else changed there, so the stamp is written on
+// its own only for a state whose scan costs more (stampAlone); a stamp that
+// no longer holds is dropped when the record is written anyway.
+func (p *Plan) stampInSync(rf *recordFile, fi fs.FileInfo, inputs func() string, same bool, now time.Time) {
+	keep := rf.r.InSync
+	rf.r.InSync = rf.read.InSync
+	written := rf.changed() // for another reason
+	rf.r.InSync = keep
+	switch {
+	case same && fi != nil && (fi.Size() >= stampAlone || written):
+		rf.r.InSync = syncStampOf(fi, now, granularity(p.ConfigDir), inputs())
+	case written:
+		// It no longer matches the file, so it is harmless; dropped when
+		// the record is written anyway.
+		rf.r.InSync = SyncStamp{}
+	}
+}
+
+// stampAlone is the size of a .claude.json from which scanning it costs
+// more than writing the record durably (some 2 ms at the scan's 2 GB/s).
+const stampAlone = 4 << 20
 
 // stateFacts is everything the account's part of one config dir's
 // .claude.json is decided from, read beforehand: decideState reads no file,

@@ -132,6 +132,14 @@ func ChangedSince(path string, quiet int64) bool {
 	return ok && ctime(st) > quiet+slack
 }
 
+// Ctime is fi's inode change time in Unix nanoseconds; 0 when fi has none.
+func Ctime(fi fs.FileInfo) int64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return ctime(st)
+	}
+	return 0
+}
+
 // Add records dir as it is now, in use, and forgets runtimes that are gone or
 // were replaced since (a worktree removed, a runtime set aside). One it cannot
 // look at now (a disk not mounted, a permission) is kept.
