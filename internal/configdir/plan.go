@@ -83,15 +83,21 @@ type Plan struct {
 }
 
 // Close releases the files the plan mapped. The plan's steps read from them:
-// call it after Apply, or when the plan is not applied.
+// call it after Apply, or when the plan is not applied. Unmapping a large
+// file takes milliseconds (its page tables torn down), and nothing reads it
+// any more: it is done on another thread while the launch goes on to start
+// Claude.
 func (p *Plan) Close() {
-	if p == nil {
+	if p == nil || len(p.releases) == 0 {
 		return
 	}
-	for _, r := range p.releases {
-		r()
-	}
+	releases := p.releases
 	p.releases = nil
+	go func() {
+		for _, r := range releases {
+			r()
+		}
+	}()
 }
 
 // Linked are the account entries a runtime links to, whole (account.Content).
