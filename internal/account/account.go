@@ -53,8 +53,11 @@ type Config struct {
 	ProjectMCP     string   `toml:"project_mcp"`
 	// StatusLine makes `claude-account statusline` the account's statusLine,
 	// unless its settings have one.
-	StatusLine bool     `toml:"statusline,omitempty"`
-	Worktree   Worktree `toml:"worktree"`
+	StatusLine bool `toml:"statusline,omitempty"`
+	// Usage = false stops recording the account's rate limits (the status
+	// line that records them takes a row of Claude's screen).
+	Usage    *bool    `toml:"usage,omitempty"`
+	Worktree Worktree `toml:"worktree"`
 }
 
 // Worktree holds the settings of `claude-account worktree`.
@@ -87,6 +90,9 @@ func (a *Account) DeclaredDir() string {
 // WorktreeDir is [worktree] dir with "~/" read as the home directory; ""
 // means the default, and a relative dir is relative to the repository root.
 func (a *Account) WorktreeDir(e env.Env) string { return e.ExpandHome(a.Config.Worktree.Dir) }
+
+// RecordsUsage reports whether sessions record the account's rate limits.
+func (a *Account) RecordsUsage() bool { return a.Config.Usage == nil || *a.Config.Usage }
 
 // SingleInstance reports whether only one Claude may run per workspace.
 func (a *Account) SingleInstance() bool {

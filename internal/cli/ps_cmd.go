@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -9,8 +10,10 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
+	"github.com/claude-account/claude-account/internal/usage"
 )
 
 // PsCmd is `claude-account ps`.
@@ -48,13 +51,34 @@ func (c *PsCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
+	used := accountsUsage(d, infos)
 	if c.JSON {
-		return writeJSON(d, infos)
+		rows := make([]psRow, len(infos))
+		for i, in := range infos {
+			rows[i] = psRow{in, used[in.Account].JSON()}
+		}
+		return writeJSON(d, rows)
 	}
 	if len(infos) == 0 {
 		d.stdout().Line("no Claude session runs")
 		return nil
 	}
+	defer func() {
+		// Each account's rate limits under the sessions, as its sessions
+		// last reported them.
+		names := make([]string, 0, len(used))
+		for name := range used {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		d.stdout().Line("")
+		tb := d.stdout().Table()
+		tb.Row("ACCOUNT", "USAGE")
+		for _, name := range names {
+			tb.Row(name, used[name].Long(d.Now()))
+		}
+		_ = tb.Flush()
+	}()
 	tb := d.stdout().Table()
 	tb.Row("STATE", "SINCE", "ACCOUNT", "WORKTREE", "BRANCH", "PID", "PATH")
 	for _, in := range infos {
@@ -65,6 +89,29 @@ func (c *PsCmd) Run(d *Deps) error {
 		}
 	}
 	return tb.Flush()
+}
+
+// psRow is a session as ps --json prints it: with its account's usage.
+type psRow struct {
+	session.Info
+	Usage json.RawMessage `json:"usage"`
+}
+
+// accountsUsage is the usage record of each account among infos; unknown
+// where its dir cannot be found or holds none.
+func accountsUsage(d *Deps, infos []session.Info) map[string]usage.Usage {
+	used := map[string]usage.Usage{}
+	for _, in := range infos {
+		if _, ok := used[in.Account]; ok {
+			continue
+		}
+		var u usage.Usage
+		if dir, err := binding.AccountDir(d.Env, in.Account); err == nil {
+			u, _ = usage.Read(dir)
+		}
+		used[in.Account] = u
+	}
+	return used
 }
 
 // sessions are the running sessions (of account, or of all when ""), the

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/shell"
+	"github.com/claude-account/claude-account/internal/usage"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -117,10 +119,22 @@ func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string
 		return args
 	}
 	a := w.Account
-	if a.Config.StatusLine {
-		// Flag settings win over the account's: ours only where it has none.
+	records := a.RecordsUsage() && w.Claude.Has(usage.Reported)
+	if a.Config.StatusLine || records {
+		// Flag settings win over the account's: ours is shown only where
+		// it has none, and the one that records usage runs the account's.
 		data, _ := fsx.ReadFile(filepath.Join(a.Dir, "settings.json"))
-		spec.StatusLine = !gjson.GetBytes(data, "statusLine").Exists()
+		theirs := gjson.GetBytes(data, "statusLine")
+		spec.StatusLine = a.Config.StatusLine && !theirs.Exists()
+		// A project's own status line (.claude/settings*.json) wins over
+		// the account's in Claude; the launcher's would hide it, and the
+		// launcher never runs a command a repository names.
+		if records && !projectStatusLine(w.projectRoot()) {
+			spec.Usage = a.Dir
+			if p := theirs.Get("padding"); p.Type == gjson.Number {
+				spec.Padding = p.Raw
+			}
+		}
 	}
 	if a.Config.Worktree.UseHooks {
 		if w.Claude.Has(session.WorktreeHooksSince) {
@@ -140,4 +154,34 @@ func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string
 		return args
 	}
 	return out
+}
+
+// projectRoot is where Claude looks for a project's .claude/settings.json:
+// the work tree's top, else the directory it starts in.
+func (w *Workspace) projectRoot() string {
+	if w.Context.Toplevel != "" {
+		return w.Context.Toplevel
+	}
+	return w.dir
+}
+
+// projectStatusLine reports whether the project's settings may name a
+// status line: one that says so, or one the launcher cannot read as a plain
+// file (a link, a FIFO, a huge file), which it does not follow to find out.
+func projectStatusLine(root string) bool {
+	for _, name := range []string{"settings.json", "settings.local.json"} {
+		p := filepath.Join(root, ".claude", name)
+		st, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		if !st.Mode().IsRegular() || st.Size() > 1<<20 {
+			return true
+		}
+		data, err := fsx.ReadFile(p)
+		if err != nil || gjson.GetBytes(data, "statusLine").Exists() {
+			return true
+		}
+	}
+	return false
 }
