@@ -15,6 +15,9 @@
 // own start-up cost is the same under every launcher and drops out of the
 // differences.
 //
+// Last, 'claude-account sessions' lists 1,000 conversations across 50
+// worktrees (conversations.go), and a launch among them is timed again.
+//
 // usage: go run ./bench [-quick] [-n N] [-bin PATH] [-base REV | -bin-base PATH]
 //
 //	[-sizes 1,20,100] [-no-worktrees]
@@ -64,6 +67,7 @@ func main() {
 	check(err)
 	tools.ref = ref
 
+	var first *fixture
 	sizes := strings.Split(*sizeList, ",")
 	if *quick {
 		sizes = []string{"0.1"}
@@ -81,12 +85,16 @@ func main() {
 			fxb = newFixture(work, fmt.Sprintf("fx%d-base", i), size, tools.base, tools)
 		}
 		if i == 0 {
+			first = fx
 			smallState(fx, fxb, tools, *n)
 		}
 		states(fx, fxb, size, *n)
 	}
 	if !*skipWT {
 		worktrees(work, tools.bin, *n, *quick)
+	}
+	if first != nil {
+		conversations(first, tools, *n, *quick)
 	}
 }
 

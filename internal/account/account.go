@@ -313,7 +313,11 @@ func Init(name, dir string) error {
 		data string
 		mode fs.FileMode
 	}{
-		{FileName, fmt.Sprintf("# Launcher settings for the %q account; see README-CLAUDE-CODE.md.\nname = %q\n", name, name), 0o644},
+		// statusline: on for an account init makes, in the one place a user
+		// sees and edits; absent, it is off (accounts made before, and
+		// home-manager's, whose option says so).
+		{FileName, fmt.Sprintf("# Launcher settings for the %q account; see README-CLAUDE-CODE.md.\nname = %q\n"+
+			"# claude-account statusline as each session's status line, unless settings.json has one of its own.\nstatusline = true\n", name, name), 0o644},
 		{"settings.json", "{}\n", 0o600},
 		{".mcp.json", "{\n  \"mcpServers\": {}\n}\n", 0o600},
 	}

@@ -152,3 +152,61 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func testWalker(t *testing.T) *walker {
+	src := &Source{Dir: "/home/u/.claude", Root: "/data/u/claude"}
+	return &walker{p: &Plan{Source: src, Dest: "/home/u/.claude-max"}, src: src, home: "/home/u",
+		copied: map[string]bool{"hooks": true, "hooks/h.sh": true}, planned: map[string]bool{}}
+}
+
+func TestRebase(t *testing.T) {
+	w := testWalker(t)
+	doc := []byte(`{"a": ["~/.claude/hooks/h.sh", "x"], "b": {"c": "/data/u/claude/hooks/h.sh;$HOME/.claude"}, "~/.claude/hooks": "/x/home/u/.claude/hooks ~/.claude.json ~/.claude-old ~/.claude/../etc"}`)
+	got, err := w.rebase(doc, "settings.json", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"a": ["~/.claude-max/hooks/h.sh", "x"], "b": {"c": "/home/u/.claude-max/hooks/h.sh;$HOME/.claude-max"}, "~/.claude/hooks": "/x/home/u/.claude/hooks ~/.claude.json ~/.claude-old ~/.claude/../etc"}`
+	if string(got) != want {
+		t.Errorf("rebase:\n got %s\nwant %s", got, want)
+	}
+	var keys []string
+	for _, r := range w.p.Rewrites {
+		keys = append(keys, r.Key)
+	}
+	if strings.Join(keys, " ") != "a[0] b.c" {
+		t.Errorf("rewrites at %q, want a[0] b.c", keys)
+	}
+}
+
+// FuzzRebase: whatever the settings hold, the result is valid JSON with the
+// same shape, and no string names the source dir by a spelling rebase reads
+// where the path it names was taken in.
+func FuzzRebase(f *testing.F) {
+	for _, s := range []string{`{"a": "~/.claude/hooks/h.sh"}`, `["$HOME/.claude", 1, null, {"k": "${HOME}/.claude/hooks"}]`, `"x"`, `{"a\"": "\u007e/.claude/hooks"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var before any
+		if json.Unmarshal(doc, &before) != nil {
+			return
+		}
+		w := testWalker(t)
+		got, err := w.rebase(doc, "settings.json", "")
+		if err != nil {
+			return
+		}
+		var after any
+		if err := json.Unmarshal(got, &after); err != nil {
+			t.Fatalf("rebase(%q) = %q: not JSON: %v", doc, got, err)
+		}
+		if len(w.p.Rewrites) == 0 && string(got) != string(doc) {
+			t.Fatalf("rebase(%q) changed bytes with no rewrite: %q", doc, got)
+		}
+		for _, r := range w.p.Rewrites {
+			if strings.Contains(r.To, "~/.claude/hooks/h.sh") {
+				t.Fatalf("rewrite %+v still names the source", r)
+			}
+		}
+	})
+}

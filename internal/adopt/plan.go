@@ -58,12 +58,13 @@ type Part struct {
 
 // Plan is what taking in a source will write. Nothing is written to make it.
 type Plan struct {
-	Source  *Source
-	Dest    string // the account dir
-	Into    bool   // the account exists: only what it lacks is added
-	Entries []Entry
-	Parts   []Part
-	Skipped []Skip
+	Source   *Source
+	Dest     string // the account dir
+	Into     bool   // the account exists: only what it lacks is added
+	Entries  []Entry
+	Parts    []Part
+	Skipped  []Skip
+	Rewrites []Rewrite // strings of the settings taken in that named the source, now the account
 }
 
 // Options say where the source goes.
@@ -71,6 +72,7 @@ type Options struct {
 	Dest     string      // the account dir, absolute
 	Into     bool        // the account exists: add only what it lacks, change nothing it has
 	Declared mcp.Servers // with Into: the servers the account declares, which win by name
+	Home     string      // the home directory: settings may name the source as ~/…, $HOME/…
 }
 
 // Make reads the source and plans the copy. Every JSON file it rewrites is
@@ -83,7 +85,10 @@ func Make(src *Source, o Options) (*Plan, error) {
 			return nil, fmt.Errorf("%s and %s overlap; the account dir must be outside the dir taken in, and the other way round", dest, src.Dir)
 		}
 	}
-	w := &walker{p: &Plan{Source: src, Dest: dest, Into: o.Into}, src: src, copied: map[string]bool{}, planned: map[string]bool{}}
+	w := &walker{p: &Plan{Source: src, Dest: dest, Into: o.Into}, src: src, home: filepath.Clean(o.Home), copied: map[string]bool{}, planned: map[string]bool{}}
+	if o.Home == "" {
+		w.home = ""
+	}
 	if err := w.login(); err != nil {
 		return nil, err
 	}
@@ -103,7 +108,16 @@ func Make(src *Source, o Options) (*Plan, error) {
 	if err := w.memory(); err != nil {
 		return nil, err
 	}
+	// A file a setting names comes along too, before links are decided (a
+	// link may point at it); then every setting names the account's copy.
+	w.nameFiles(w.settingsData)
+	w.nameFiles(w.claudeServers())
 	w.resolveLinks()
+	if w.settingsDone != nil {
+		if err := w.settingsDone(); err != nil {
+			return nil, err
+		}
+	}
 	if err := w.claudeJSON(o.Declared); err != nil {
 		return nil, err
 	}
@@ -137,12 +151,18 @@ func within(path, dir string) bool {
 }
 
 type walker struct {
-	p       *Plan
-	src     *Source
-	links   []pendingLink
-	copied  map[string]bool // source paths (relative) taken in, or already in the account with Into
-	planned map[string]bool // dirs planned or found real in the account
-	parts   []*Part         // counted until the end: links are decided last
+	p     *Plan
+	src   *Source
+	links []pendingLink
+	home  string // "" when unknown
+	// settingsData is the source's settings.json; settingsDone plans its
+	// write once every path taken in is known, its strings rebased.
+	settingsData []byte
+	settingsDone func() error
+	namedPart    *Part
+	copied       map[string]bool // source paths (relative) taken in, or already in the account with Into
+	planned      map[string]bool // dirs planned or found real in the account
+	parts        []*Part         // counted until the end: links are decided last
 }
 
 type pendingLink struct {
@@ -415,7 +435,15 @@ func (w *walker) settings() error {
 	w.copied[rel] = true
 	switch w.destState(rel) {
 	case "":
-		w.entry(Entry{Op: Write, Rel: rel, Data: data, Mode: mode})
+		w.settingsData = data
+		w.settingsDone = func() error {
+			out, err := w.rebase(data, rel, "")
+			if err != nil {
+				return jsonError(path, err, "fix the JSON by hand")
+			}
+			w.entry(Entry{Op: Write, Rel: rel, Data: out, Mode: mode})
+			return nil
+		}
 		part.Files++
 		return nil
 	case "file":
@@ -437,11 +465,21 @@ func (w *walker) settings() error {
 		part.Kept++
 		return nil
 	}
-	out, _, err := coalesce.Splice(have, keys)
-	if err != nil {
-		return jsonError(destPath, err, "fix the JSON by hand")
+	for _, k := range keys {
+		w.settingsData = append(w.settingsData, k.Raw...) // scanned value by value
+		w.settingsData = append(w.settingsData, '\n')
 	}
-	w.entry(Entry{Op: Write, Rel: rel, Data: out, Mode: destMode, Replace: true})
+	w.settingsDone = func() error {
+		if err := w.rebaseKeys(keys, rel); err != nil {
+			return jsonError(path, err, "fix the JSON by hand")
+		}
+		out, _, err := coalesce.Splice(have, keys)
+		if err != nil {
+			return jsonError(destPath, err, "fix the JSON by hand")
+		}
+		w.entry(Entry{Op: Write, Rel: rel, Data: out, Mode: destMode, Replace: true})
+		return nil
+	}
 	part.Files++
 	part.Names = keyNames(keys)
 	return nil
@@ -569,6 +607,7 @@ func (w *walker) memory() error {
 // user-scope MCP servers of the source's; with Into, only keys and servers
 // the account's lacks (a server it declares wins by name).
 func (w *walker) claudeJSON(declared mcp.Servers) error {
+	const rel = ".claude.json"
 	path := w.src.ClaudeJSON
 	if path == "" {
 		return nil
@@ -585,11 +624,15 @@ func (w *walker) claudeJSON(declared mcp.Servers) error {
 	if err != nil {
 		return jsonError(path, err, fix)
 	}
+	if raw != nil {
+		if raw, err = w.rebase(raw, rel, "mcpServers"); err != nil {
+			return jsonError(path, err, fix)
+		}
+	}
 	servers, err := mcp.ParseClaudes(raw, path)
 	if err != nil {
 		return fmt.Errorf("%w; %s (nothing was written)", err, fix)
 	}
-	const rel = ".claude.json"
 	var have []byte
 	destPath := filepath.Join(w.p.Dest, rel)
 	switch w.destState(rel) {
@@ -608,6 +651,9 @@ func (w *walker) claudeJSON(declared mcp.Servers) error {
 	}
 	if len(keys) > 0 {
 		w.add(&Part{Name: "keys", From: path, Names: keyNames(keys)})
+		if err := w.rebaseKeys(keys, rel); err != nil {
+			return jsonError(path, err, fix)
+		}
 	}
 	haveRaw, _, err := coalesce.Lookup(have, "mcpServers")
 	if err != nil {

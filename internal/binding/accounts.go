@@ -99,11 +99,21 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// Nearest is the known account a mistyped name most likely meant: the one
-// fewest edits away (a letter added, dropped, changed, or two swapped), at
-// most one edit for names of up to four letters and two for longer ones;
-// "" when none is that close. Ties go to the first in known.
+// Nearest is the known account a mistyped name most likely meant: the same
+// name in lower case (names are lower case: --account Max means max), else
+// the one fewest edits away (a letter added, dropped, changed, or two
+// swapped), at most one edit for names of up to four letters and two for
+// longer ones; "" when none is that close. Ties go to the first in known.
+// It is the one place the launcher guesses an account name.
 func Nearest(name string, known []string) string {
+	if lower := strings.ToLower(name); lower != name {
+		for _, k := range known {
+			if k == lower {
+				return k
+			}
+		}
+		name = lower // and a near miss in any case: Wrok means work
+	}
 	limit := 1
 	if len(name) > 4 {
 		limit = 2

@@ -58,3 +58,12 @@ func TestKnownAccounts(t *testing.T) {
 		t.Errorf("AccountDir(max) = %q, %v", dir, err)
 	}
 }
+
+func TestNearestCase(t *testing.T) {
+	known := []string{"max", "maxx", "work"}
+	for name, want := range map[string]string{"Max": "max", "MAX": "max", "WORK": "work", "Wrok": "work", "PRO": ""} {
+		if got := Nearest(name, known); got != want {
+			t.Errorf("Nearest(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

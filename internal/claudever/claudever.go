@@ -167,6 +167,9 @@ type Options struct {
 	// (doctor): it shows whether Claude starts at all (StartProblem) and
 	// whether it agrees with the files (Says).
 	Probe bool
+	// NoAsk never runs `claude --version`: what the files and the cache
+	// tell, or unknown (a listing of every account, which must stay cheap).
+	NoAsk bool
 }
 
 // Identify says which release the binary at path is, from its files, what
@@ -210,7 +213,7 @@ func IdentifyWith(path string, o Options) Binary {
 			cached = true
 		}
 	}
-	if b.Known && !o.Probe {
+	if b.Known && !o.Probe || o.NoAsk {
 		return b
 	}
 	v, err := askVersion(path, o.Env)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
@@ -100,8 +99,8 @@ func (c *BindCmd) Run(d *Deps) error {
 // accountExists refuses to bind an account that has no directory: the
 // mistake would only show at the next launch in the directory, far from here.
 func accountExists(d *Deps, name string) error {
-	if err := account.ValidateName(name); err != nil {
-		return UsageError{err}
+	if err := checkAccountName(d, name); err != nil {
+		return err
 	}
 	dir, err := binding.AccountDir(d.Env, name)
 	if err != nil {

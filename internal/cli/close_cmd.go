@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
 )
@@ -25,14 +28,20 @@ type CloseCmd struct {
 // Help is shown under the command's usage.
 func (c *CloseCmd) Help() string {
 	return `Sends SIGTERM to the launcher holding the lock (it passes the signal to Claude),
-waits for the lock to be released, and reports. The account is the one of the
-directory close runs in (as for 'run --worktree'), else the target's binding.
+waits for the lock to be released, and reports with Claude's PID. The account is
+--account, $CLAUDE_ACCOUNT or the program name, else the binding of the directory
+close runs in (as for 'run --worktree'). With none of them, close stops the Claude
+that runs in the workspace, whatever its account; when Claudes of several accounts
+run there, it stops none and names the close of each. When the account has no
+Claude there but another account has, close says so and names the command that
+stops that one.
 
 Examples:
-  claude-account close --account max                      # the one running in this workspace
-  claude-account close --account max --worktree fix-login # in that worktree, from anywhere in the repository
-  claude-account close --account max ~/src/app            # in that workspace, from anywhere
-  claude-account close --account max --all                # every workspace`
+  claude-account close                                     # whatever runs in this workspace
+  claude-account close --worktree fix-login                # in that worktree, from anywhere in the repository
+  claude-account close --account max                       # max's, in this workspace
+  claude-account close --account max ~/src/app             # in that workspace, from anywhere
+  claude-account close --account max --all                 # every workspace`
 }
 
 // target moves d to the workspace --worktree or DIR names. The account is
@@ -46,15 +55,6 @@ func (c *CloseCmd) target(d *Deps) (*Deps, error) {
 		return nil, UsageError{errors.New("--all stops every workspace; drop --worktree and DIR, or --all")}
 	case c.Worktree == "" && c.Dir == "":
 		return d, nil
-	}
-	if c.Account == "" {
-		name, ok, err := c.accountName(d)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			c.Account = name
-		}
 	}
 	in := *d
 	if c.Worktree != "" {
@@ -79,14 +79,29 @@ func (c *CloseCmd) target(d *Deps) (*Deps, error) {
 	return &in, nil
 }
 
-// Run stops the holders.
+// Run stops the holders: the account's when one is given or bound here;
+// with none, whichever account's Claude runs in the workspace, if only one
+// does.
 func (c *CloseCmd) Run(d *Deps) error {
-	d, err := c.target(d)
+	name, from, named, err := c.account(d)
 	if err != nil {
 		return err
 	}
+	if named {
+		c.Account = name // where close was called, not where it points
+	}
+	d, err = c.target(d)
+	if err != nil {
+		return err
+	}
+	if !named && !c.All {
+		return c.closeAny(d)
+	}
 	ws, err := c.load(d)
 	if err != nil {
+		if from != nil {
+			err = explainNotFound(d, err, from)
+		}
 		return err
 	}
 	match := func(k string) bool { return k == ws.LockKey() }
@@ -114,23 +129,109 @@ func (c *CloseCmd) Run(d *Deps) error {
 			where = "outside git"
 		}
 		d.stdout().Linef("not running: claude (%s) has no instance %s; nothing to stop", ws.Account.Name, where)
+		if !c.All {
+			// Another account's Claude there is what the user likely
+			// meant: the binding or a habit named the wrong account.
+			others, err := holdersIn(d, ws.Toplevel())
+			if err != nil {
+				return err
+			}
+			for _, h := range others {
+				if h.Account != ws.Account.Name {
+					d.stdout().Linef("claude (%s) runs there as PID %d: '%s' stops it", h.Account, claudePID(h.Holder), closeCommand(d.Env, h.Account, ws.Toplevel()))
+				}
+			}
+		}
 		return nil
 	}
+	again := closeCommand(d.Env, ws.Account.Name, ws.Toplevel())
+	if c.All {
+		again = "claude-account close --account " + ws.Account.Name + " --all"
+	}
+	return c.stop(d, held, ws.Account.Name, again)
+}
+
+// closeAny is close with no account given: it stops the Claude that runs in
+// d's workspace whatever its account, or, when several accounts run one
+// there, names them and the close of each.
+func (c *CloseCmd) closeAny(d *Deps) error {
+	ctx, err := gitctx.Detect(d.Dir, d.Env.Get)
+	if err != nil {
+		return err
+	}
+	top := ctx.Toplevel // "" outside a work tree, where each account has one lock
+	held, err := holdersIn(d, top)
+	if err != nil {
+		return err
+	}
+	where := "outside git"
+	if top != "" {
+		where = "in " + d.Env.TildePath(top)
+	}
+	var accounts []string
+	for _, h := range held {
+		if !slices.Contains(accounts, h.Account) {
+			accounts = append(accounts, h.Account)
+		}
+	}
+	switch len(accounts) {
+	case 0:
+		d.stdout().Linef("not running: no Claude runs %s; nothing to stop", where)
+		return nil
+	case 1:
+		return c.stop(d, held, accounts[0], closeCommand(d.Env, accounts[0], top))
+	}
+	var whose, closes []string
+	for _, h := range held {
+		whose = append(whose, fmt.Sprintf("claude (%s) as PID %d", h.Account, claudePID(h.Holder)))
+	}
+	for _, a := range accounts {
+		closes = append(closes, "'"+closeCommand(d.Env, a, top)+"'")
+	}
+	return UsageError{fmt.Errorf("%d Claudes run %s: %s; name one: %s", len(held), where, joinOr(whose, "and"), joinOr(closes, "or"))}
+}
+
+// holdersIn lists the instance locks held in the workspace whose top level
+// is top (every holder names its work tree, canonical as detected; "" is
+// outside one), of every account.
+func holdersIn(d *Deps, top string) ([]lock.Held, error) {
+	all, err := lock.List(lock.Dir(d.Env), func(string) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	var out []lock.Held
+	for _, h := range all {
+		if h.Workspace == top && h.Account != "" {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// joinOr joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func joinOr(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+}
+
+// stop signals each holder's launcher (it passes the signal to Claude) and
+// waits for its lock to be released. acct is whose they are; again is the
+// close to run again for a holder that has not yet written its PID.
+func (c *CloseCmd) stop(d *Deps, held []lock.Held, acct, again string) error {
 	var failed []string
 	for _, h := range held {
+		if h.Account == "" {
+			h.Account = acct // a body not written yet: the key said whose
+		}
 		where := "outside git"
 		if h.Workspace != "" {
 			where = "in " + d.Env.TildePath(h.Workspace)
 		}
 		if h.PID <= 0 {
 			// kill(0) would signal our own process group.
-			// Its lock says nothing yet: the workspace is the one whose key
-			// matched, unless --all matched every one.
-			again := closeCommand(d.Env, ws.Account.Name, ws.Toplevel())
-			if c.All {
-				again = "claude-account close --account " + ws.Account.Name + " --all"
-			}
-			failed = append(failed, fmt.Sprintf("claude (%s) %s has just started and not yet written its PID to %s; run '%s' again in a moment", ws.Account.Name, where, h.Path, again))
+			failed = append(failed, fmt.Sprintf("claude (%s) %s has just started and not yet written its PID to %s; run '%s' again in a moment", h.Account, where, h.Path, again))
 			continue
 		}
 		if err := syscall.Kill(h.PID, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
@@ -142,10 +243,11 @@ func (c *CloseCmd) Run(d *Deps) error {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if lock.Probe(h.Path) != nil {
-			failed = append(failed, fmt.Sprintf("claude (%s) %s, PID %d, still runs after %s; 'kill -KILL %d' ends it", h.Account, where, h.PID, c.Timeout, h.PID))
+			pid := claudePID(h.Holder)
+			failed = append(failed, fmt.Sprintf("claude (%s) %s, PID %d, still runs after %s; 'kill -KILL %d' ends it", h.Account, where, pid, c.Timeout, pid))
 			continue
 		}
-		d.stdout().Linef("stopped claude (%s) %s (PID %d)", h.Account, where, h.PID)
+		d.stdout().Linef("stopped claude (%s) %s (PID %d)", h.Account, where, claudePID(h.Holder))
 	}
 	if len(failed) > 0 {
 		return errors.New(failed[0])
@@ -181,4 +283,24 @@ func withStop(d *Deps, ws *launch.Workspace, err error) error {
 		running.Stop = closeCommand(d.Env, ws.Account.Name, where)
 	}
 	return err
+}
+
+// withBeside names in an *lock.AlreadyRunningError the run that starts a
+// second session of the account in a worktree of its own, in a work tree;
+// other errors pass unchanged.
+func withBeside(ws *launch.Workspace, err error) error {
+	var running *lock.AlreadyRunningError
+	if errors.As(err, &running) && ws.InWorkTree() {
+		running.Beside = "claude-account run --account " + ws.Account.Name + " --worktree NEW"
+	}
+	return err
+}
+
+// claudePID is the PID to name for a holder: Claude's, the one ps shows,
+// else (Claude not started yet) its launcher's, which close signals.
+func claudePID(h lock.Holder) int {
+	if h.ClaudePID > 0 {
+		return h.ClaudePID
+	}
+	return h.PID
 }

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/doctor"
+	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
 )
 
@@ -17,7 +19,7 @@ type DoctorCmd struct {
 	AccountFlags
 	Dir  string `arg:"" optional:"" placeholder:"DIR" help:"Check the config dir of the workspace DIR is in (what its findings' fixes name). Default: the current directory."`
 	Fix  bool   `help:"Repair what can be repaired safely, and say what was done."`
-	JSON bool   `help:"Print JSON: {ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?, mechanism?}]}; README-CLAUDE-CODE.md (JSON) says what each field means."`
+	JSON bool   `help:"Print JSON: {account, dir, ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?, mechanism?}]}; README-CLAUDE-CODE.md (JSON) says what each field means. With no account named or bound: an array of them, one an account."`
 }
 
 // Help is shown under the command's usage.
@@ -31,7 +33,12 @@ its release cannot be read, or when --version contradicts the release read from
 its files. Then says where each thing shared with the account resolves (login,
 memory, plugins, settings, MCP servers, trust). Exits 1 while anything is wrong.
 
+With no account named (--account, $CLAUDE_ACCOUNT, claudeNAME) and none bound to the
+directory, it checks every account 'claude-account accounts' lists, one section each,
+and exits 1 when any has a problem.
+
 Examples:
+  claude-account doctor
   claude-account doctor --account max
   claude-account doctor --account max --fix
   claude-account doctor --account max --fix ~/src/app/.claude/worktrees/fix-login`
@@ -39,6 +46,8 @@ Examples:
 
 // DoctorReport is the --json body.
 type DoctorReport struct {
+	Account  string             `json:"account"`
+	Dir      string             `json:"dir"` // the account dir
 	OK       bool               `json:"ok"`
 	Findings []doctor.Finding   `json:"findings"`
 	Claude   claudever.Binary   `json:"claude"` // the Claude Code binary and its release
@@ -69,10 +78,34 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		}
 		d = &in
 	}
+	if c.Account == "" && c.AccountDir == "" && d.Env.Get("CLAUDE_ACCOUNT_DIR") == "" {
+		if _, ok, err := c.accountName(d); err == nil && !ok {
+			return c.all(d)
+		}
+	}
 	ws, err := c.load(d)
 	if err != nil {
 		return err
 	}
+	rep, remaining, err := c.one(d, ws)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		if err := d.stdout().JSON(rep); err != nil {
+			return err
+		}
+	}
+	if remaining > 0 {
+		return ExitCodeError(1)
+	}
+	return nil
+}
+
+// one checks (and with --fix repairs) the account of ws in its workspace,
+// prints what it found unless --json, and returns the report and how many
+// problems remain.
+func (c *DoctorCmd) one(d *Deps, ws *launch.Workspace) (DoctorReport, int, error) {
 	// Claude's --version runs once here, whatever the files tell: it shows
 	// that Claude starts at all, and that it is the release the launch reads.
 	bin, claudeErr := ws.FindClaudeWith(claudever.Options{Probe: true})
@@ -88,7 +121,7 @@ func (c *DoctorCmd) Run(d *Deps) error {
 		held, err := ws.Acquire()
 		var running *lock.AlreadyRunningError
 		if errors.As(err, &running) {
-			return fmt.Errorf("%v; stop it before 'doctor --fix' repairs what it uses", withStop(d, ws, err))
+			return DoctorReport{}, 0, fmt.Errorf("%v; stop it before 'doctor --fix' repairs what it uses", withStop(d, ws, err))
 		}
 		if err == nil {
 			defer held.Release()
@@ -106,11 +139,8 @@ func (c *DoctorCmd) Run(d *Deps) error {
 	}
 	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...), Claude: bin,
 		Shared: configdir.SharedState(ws.Account, ws.Layout, d.Env, bin), LoggedIn: doctor.HasLogin(in)}
-	if c.JSON {
-		if err := d.stdout().JSON(rep); err != nil {
-			return err
-		}
-	} else {
+	rep.Account, rep.Dir = ws.Account.Name, ws.Account.Dir
+	if !c.JSON {
 		for _, f := range found {
 			d.stdout().Linef("problem: %s", f.Message)
 			if f.Fixed != "" {
@@ -132,11 +162,57 @@ func (c *DoctorCmd) Run(d *Deps) error {
 			d.stdout().Linef("shared %s: %s", s.Name, sharedWhere(d, s))
 		}
 	}
-	if len(remaining) > 0 {
-		if c.Fix && !c.JSON {
-			d.stdout().Linef("%d problem(s) remain", len(remaining))
+	if len(remaining) > 0 && c.Fix && !c.JSON {
+		d.stdout().Linef("%d problem(s) remain", len(remaining))
+	}
+	return rep, len(remaining), nil
+}
+
+// all is doctor where no account is named nor bound: every account
+// 'accounts' lists, one section each; the exit status is the worst.
+func (c *DoctorCmd) all(d *Deps) error {
+	list := listAccounts(d)
+	if len(list) == 0 {
+		return errors.New("no account to check: make one with 'claude-account init NAME' (with '--from ~/.claude' to take in the setup you have), or declare it in home-manager")
+	}
+	reps := []DoctorReport{}
+	worst := 0
+	for i, a := range list {
+		if !c.JSON {
+			if i > 0 {
+				d.stdout().Line("")
+			}
+			d.stdout().Linef("== account %s (%s)", a.Name, d.Env.TildePath(a.Dir))
 		}
-		return ExitCodeError(1)
+		one := *c
+		one.Account, one.AccountDir = a.Name, a.Dir
+		ws, err := one.load(d)
+		if err == nil {
+			var rep DoctorReport
+			var n int
+			if rep, n, err = one.one(d, ws); err == nil {
+				reps = append(reps, rep)
+				if n > 0 {
+					worst = 1
+				}
+				continue
+			}
+		}
+		// An account that cannot be checked is a problem of its own.
+		worst = 1
+		msg := strings.TrimPrefix(err.Error(), "claude-account: ")
+		reps = append(reps, DoctorReport{Account: a.Name, Dir: a.Dir, Findings: []doctor.Finding{{ID: "account", Path: a.Dir, Message: msg}}})
+		if !c.JSON {
+			d.stdout().Linef("problem: %s", msg)
+		}
+	}
+	if c.JSON {
+		if err := d.stdout().JSON(reps); err != nil {
+			return err
+		}
+	}
+	if worst > 0 {
+		return ExitCodeError(worst)
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ state hook always, the worktree hooks when [worktree] use_hooks = true in accoun
 (useWorktreeHooks in home-manager). Nothing is written into the account's settings.json.
 
 Example, by hand:
-  echo '{"name": "agent-a1b2c3d", "cwd": "'$PWD'"}' | claude-account hook worktree-create`
+  echo '{"name": "agent-a1b2c3d4", "cwd": "'$PWD'"}' | claude-account hook worktree-create`
 }
 
 // hookInput is the part of Claude Code's hook JSON we read. Claude sends
@@ -139,7 +139,7 @@ func (c *HookCreateCmd) Help() string {
 worktree, and prints only its path on stdout.
 
 Example:
-  echo '{"name": "agent-a1b2c3d", "cwd": "'$PWD'"}' | claude-account hook worktree-create`
+  echo '{"name": "agent-a1b2c3d4", "cwd": "'$PWD'"}' | claude-account hook worktree-create`
 }
 
 // Help is shown under the command's usage.
@@ -148,7 +148,7 @@ func (c *HookRemoveCmd) Help() string {
 that worktree, saving uncommitted work under refs/claude-account/wip/<name> first.
 
 Example:
-  echo '{"worktree_path": "'$PWD'/.claude/worktrees/agent-a1b2c3d"}' | claude-account hook worktree-remove`
+  echo '{"worktree_path": "'$PWD'/.claude/worktrees/agent-a1b2c3d4"}' | claude-account hook worktree-remove`
 }
 
 // HookStateCmd is `claude-account hook state`: every session the launcher

@@ -31,7 +31,10 @@ type InitCmd struct {
 // Help is shown under the command's usage.
 func (c *InitCmd) Help() string {
 	return `Makes ~/.claude-NAME with account.toml, settings.json, .mcp.json and commands/, all
-plain writable files: edit them by hand. With Nix, declare the account in home-manager instead.
+plain writable files: edit them by hand. account.toml turns on the launcher's status line
+(statusline = true; a statusLine in settings.json wins, and false turns it off). With Nix, declare the account in home-manager instead.
+Where a Claude setup exists already (~/.claude, or $CLAUDE_CONFIG_DIR), init without --from
+says how to take it into the new account.
 
 With --from DIR it also takes in a Claude Code setup you already have, so that nothing of it
 is lost: plain Claude's ~/.claude (Claude keeps its .claude.json beside it, as ~/.claude.json)
@@ -44,6 +47,13 @@ answers; and every past conversation (projects/*/<id>.jsonl), each into the runt
 worktree it ran in, so that --resume and --continue there find it (outside git, into the
 account dir). Prompt history and caches stay behind. Files keep their modes, less group and
 other write (a hook script writable by others would run as you).
+
+No setting taken in points back into DIR: every string of settings.json and of the MCP
+servers that names a path inside it (as /home/you/.claude/…, ~/.claude/…, $HOME/.claude/… or
+${HOME}/.claude/…), such as a hook's or the status line's command, is changed to name the
+same path in the account, and a file it names that nothing else brings (a status-line
+script) comes along. --dry-run and --json list each change; a path that cannot come along (a
+directory) is named, with the command to copy it.
 
 The source is only read. A link in it is copied as a link when it points inside it at
 something taken in too; any other link is left out, named, and never followed. A
@@ -65,6 +75,9 @@ Examples:
 // Run makes the account dir, taking in --from when given.
 func (c *InitCmd) Run(d *Deps) error {
 	if err := account.ValidateName(c.Name); err != nil {
+		if lower := strings.ToLower(c.Name); lower != c.Name && account.ValidateName(lower) == nil {
+			return UsageError{fmt.Errorf("%w; account names are lower case: claude-account init %s", err, lower)}
+		}
 		return UsageError{err}
 	}
 	if c.From == "" && (c.IntoExisting || c.DryRun || c.JSON) {
@@ -106,6 +119,12 @@ func (c *InitCmd) Run(d *Deps) error {
 			return err
 		}
 		d.stdout().Linef("made account %s in %s; start Claude with: claude-account run --account %s", c.Name, d.Env.TildePath(dir), c.Name)
+		if src := existingSetup(d); src != "" {
+			// Without it, the first launch shows Claude's onboarding again
+			// and none of the user's setup is there.
+			d.notef("note: %s exists: to bring its login, settings, hooks, plugins, MCP servers, onboarding and past conversations into %s, run 'claude-account init %s --from %s --into-existing'",
+				d.Env.TildePath(src), c.Name, c.Name, d.Env.ShellPath(src))
+		}
 		return nil
 	}
 	return c.adopt(d, dir)
@@ -121,7 +140,7 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 	if err != nil {
 		return err
 	}
-	opts := adopt.Options{Dest: dir, Into: c.IntoExisting}
+	opts := adopt.Options{Dest: dir, Into: c.IntoExisting, Home: d.Env.Home()}
 	if c.IntoExisting {
 		a, err := account.Load(c.Name, dir)
 		var nf *account.NotFoundError
@@ -163,6 +182,23 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 	}
 	c.print(d, plan, convs)
 	return nil
+}
+
+// existingSetup is the Claude config dir the user already has, for init to
+// suggest taking in: $CLAUDE_CONFIG_DIR unless a launch of ours set it
+// (CLAUDE_ACCOUNT says so), else ~/.claude; "" when it is not a directory.
+func existingSetup(d *Deps) string {
+	dir := d.Env.Get("CLAUDE_CONFIG_DIR")
+	if dir == "" || d.Env.Get("CLAUDE_ACCOUNT") != "" {
+		if d.Env.Home() == "" {
+			return ""
+		}
+		dir = filepath.Join(d.Env.Home(), ".claude")
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || !filepath.IsAbs(dir) {
+		return ""
+	}
+	return dir
 }
 
 // sweepInits removes the staging dirs that inits of this account killed
@@ -258,6 +294,7 @@ func (c *InitCmd) print(d *Deps, p *adopt.Plan, convs []ImportedConversation) {
 			}
 		}
 	}
+	printRewrites(d, p, c.DryRun)
 	all := func(s string) string { // every path under HOME in a sentence, as ~/…
 		if h := d.Env.Home(); h != "" && h != "/" {
 			s = strings.ReplaceAll(s, h+"/", "~/")
@@ -272,6 +309,28 @@ func (c *InitCmd) print(d *Deps, p *adopt.Plan, convs []ImportedConversation) {
 	}
 	if !c.DryRun {
 		d.stdout().Linef("%s was not changed; start Claude with: claude-account run --account %s", t(p.Source.Dir), c.Name)
+	}
+}
+
+// printRewrites lists, file by file, each setting that named the source
+// and names the account now.
+func printRewrites(d *Deps, p *adopt.Plan, dryRun bool) {
+	t := d.Env.TildePath
+	verb := "now"
+	if dryRun {
+		verb = "would name"
+	}
+	for i := 0; i < len(p.Rewrites); {
+		file := p.Rewrites[i].File
+		j := i
+		for j < len(p.Rewrites) && p.Rewrites[j].File == file {
+			j++
+		}
+		d.stdout().Linef("  %s: %s named %s, %s %s:", file, plural(j-i, "setting"), t(p.Source.Dir), verb, t(p.Dest))
+		for _, r := range p.Rewrites[i:j] {
+			d.stdout().Linef("    %s: %s → %s", r.Key, r.From, r.To)
+		}
+		i = j
 	}
 }
 
@@ -295,9 +354,13 @@ func (c *InitCmd) printJSON(d *Deps, p *adopt.Plan, convs []ImportedConversation
 		DryRun        bool                   `json:"dryRun"`
 		Parts         []adopt.Part           `json:"parts"`
 		Conversations []ImportedConversation `json:"conversations"`
+		Rewritten     []adopt.Rewrite        `json:"rewritten"`
 		Skipped       []adopt.Skip           `json:"skipped"`
 		Notes         []string               `json:"notes"`
-	}{c.Name, p.Dest, p.Source.Dir, p.Source.ClaudeJSON, p.Into, c.DryRun, p.Parts, convs, p.Skipped, p.Source.Notes}
+	}{c.Name, p.Dest, p.Source.Dir, p.Source.ClaudeJSON, p.Into, c.DryRun, p.Parts, convs, p.Rewrites, p.Skipped, p.Source.Notes}
+	if out.Rewritten == nil {
+		out.Rewritten = []adopt.Rewrite{}
+	}
 	if out.Parts == nil {
 		out.Parts = []adopt.Part{}
 	}

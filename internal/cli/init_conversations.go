@@ -87,7 +87,7 @@ func importConversations(d *Deps, accountDir string, convs []ImportedConversatio
 			}
 		}
 		c := conversation.Conversation{ID: ic.ID, Transcript: ic.from}
-		if _, err := conversation.Place(c, ic.To, ic.key, false, d.Now()); err != nil {
+		if _, err := conversation.Place(c, ic.To, ic.key, false, d.Now(), conversation.Keep(ic.To, accountDir)); err != nil {
 			notes = append(notes, "conversation "+ic.ID+" stays in "+ic.from+": "+err.Error())
 		}
 	}

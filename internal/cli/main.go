@@ -48,11 +48,13 @@ type CLI struct {
 	Trust    TrustCmd    `cmd:"" help:"Approve a project's .claude/.mcp.json so its servers load."`
 	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`
 	Init     InitCmd     `cmd:"" help:"Make a writable account dir for use without Nix."`
+	Accounts AccountsCmd `cmd:"" help:"List the accounts: name, dir, whether logged in, and the Claude Code each runs."`
 	Clone    CloneCmd    `cmd:"" help:"Clone a repository (bare, kept fetched) and make or reuse a worktree for a branch."`
 	ByDir    byDirCmds   `embed:""`
 	Hook     HookCmd     `cmd:"" help:"Claude Code's hooks: worktrees and session state (run by Claude, not by hand)."`
 	Generate GenerateCmd `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
 	Version  VersionCmd  `cmd:"" help:"Print the version."`
+	Help     HelpCmd     `cmd:"" help:"Show the help of claude-account, or of a command: help worktree new."`
 }
 
 // AccountFlags select an account; commands that act on one embed them.
@@ -77,7 +79,9 @@ type UsageError struct{ error }
 const description = `Run Claude Code with one account's configuration and one writable runtime per git worktree.
 
 Installed as claude<name> (a link to claude-account), every argument goes to Claude:
-  claudemax -p "hello"      is   claude-account run --account max -- -p "hello"`
+  claudemax -p "hello"      is   claude-account run --account max -- -p "hello"
+
+'claude-account accounts' lists the accounts; 'claude-account help COMMAND' explains one.`
 
 // Main runs the command line argv (argv[0] included) and returns the exit status.
 func Main(argv []string) int {
@@ -124,6 +128,25 @@ func run(d *Deps, args []string) int {
 	return 1
 }
 
+// HelpCmd is `claude-account help [COMMAND…]`; dispatch turns it into
+// COMMAND… --help, so kong prints the very same text.
+type HelpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command, such as worktree new."`
+}
+
+// Help is shown under the command's usage.
+func (HelpCmd) Help() string {
+	return `Prints the same as --help: claude-account help is claude-account --help, and
+claude-account help worktree new is claude-account worktree new --help.
+
+Examples:
+  claude-account help
+  claude-account help run`
+}
+
+// Run is reached only as help --help's neighbour (help -x): print the top-level help.
+func (HelpCmd) Run(d *Deps) error { return dispatch(d, []string{"--help"}) }
+
 // exitCode lets kong's --help and parse errors end dispatch without os.Exit.
 type exitCode int
 
@@ -155,6 +178,10 @@ func dispatch(d *Deps, args []string) (err error) {
 	if len(args) == 0 {
 		// No command (as 'nix run' of the flake starts it): teach, don't scold.
 		args = []string{"--help"}
+	}
+	if args[0] == "help" && (len(args) == 1 || !strings.HasPrefix(args[1], "-")) {
+		// help worktree new is worktree new --help, as git and go answer it.
+		args = append(append([]string(nil), args[1:]...), "--help")
 	}
 	if args[0] == "--version" {
 		// What every other program answers; claude<name> --version, above,

@@ -14,6 +14,7 @@ import (
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/usage"
+	"github.com/claude-account/claude-account/internal/worktree"
 )
 
 // PsCmd is `claude-account ps`.
@@ -85,7 +86,7 @@ func (c *PsCmd) Run(d *Deps) error {
 		tb.Row(in.State, since(d.Now(), in.Since), in.Account,
 			orDash(worktreeName(in)), orDash(in.Branch), strconv.Itoa(in.PID), orDash(d.Env.TildePath(in.Path)))
 		for _, w := range in.Worktrees {
-			tb.Row("", "", "", "└ "+orDash(w.Slug), orDash(w.Branch), "", d.Env.TildePath(w.Path))
+			tb.Row("", "", "", "└ "+orDash(worktree.Flatten(w.Slug)), orDash(w.Branch), "", d.Env.TildePath(w.Path))
 		}
 	}
 	return tb.Flush()
@@ -139,12 +140,14 @@ func sessions(d *Deps, acct string) ([]session.Info, error) {
 	return infos, nil
 }
 
-// worktreeName is a session's worktree as ps names it: its slug, "main" for
-// a repository's main worktree, "" outside git.
+// worktreeName is a session's worktree as ps names it: its directory's
+// name (the slug flattened, refactor+parser for refactor/parser, as
+// 'worktree list' and the status line show it), "main" for a repository's
+// main worktree, "" outside git.
 func worktreeName(in session.Info) string {
 	switch {
 	case in.Slug != "":
-		return in.Slug
+		return worktree.Flatten(in.Slug)
 	case in.Branch != "":
 		return "main"
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
@@ -91,7 +92,7 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		return err
 	}
 	if target != conv.Account {
-		if lacks := handoffGaps(conv.AccountDir, ws.Account.Dir); lacks != "" {
+		if lacks := handoffGaps(accountOf(conv), ws.Account); lacks != "" {
 			in.notef("handing conversation %s from %s to %s, which lacks %s", conv.ID, conv.Account, target, lacks)
 		}
 	}
@@ -180,7 +181,7 @@ func (c *ResumeCmd) where(d *Deps, conv conversation.Conversation) (string, erro
 // handoffGaps names, in a few words, the MCP servers and plugins the account
 // in from has that the account in to lacks: what a conversation handed over
 // may have used and will not find.
-func handoffGaps(from, to string) string {
+func handoffGaps(from, to *account.Account) string {
 	var parts []string
 	fs, fp := capabilities(from)
 	ts, tp := capabilities(to)
@@ -218,24 +219,49 @@ func within(p, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
+// accountOf is the account a conversation belongs to, with its
+// account.toml when it reads (for the dir it declares its servers and
+// settings in), else the bare account dir.
+func accountOf(conv conversation.Conversation) *account.Account {
+	if a, err := account.Load(conv.Account, conv.AccountDir); err == nil {
+		return a
+	}
+	return &account.Account{Name: conv.Account, Dir: conv.AccountDir}
+}
+
 // capabilities are the MCP servers (declared, and those Claude added, from
-// the ledger) and the enabled plugins of the account in dir, by name.
-func capabilities(dir string) (servers, plugins []string) {
-	if data, err := fsx.ReadFile(filepath.Join(dir, ".mcp.json")); err == nil {
+// the ledger) and the enabled plugins of account a, by name. Declared ones
+// are read where the account declares them (DeclaredDir: under Nix, the
+// dir home-manager links to the store), plugins also from the account's
+// settings.json, where Claude records those it installs.
+func capabilities(a *account.Account) (servers, plugins []string) {
+	seen := map[string]bool{}
+	add := func(list *[]string, name string) {
+		if !seen[name] {
+			seen[name] = true
+			*list = append(*list, name)
+		}
+	}
+	if data, err := fsx.ReadFile(filepath.Join(a.DeclaredDir(), ".mcp.json")); err == nil {
 		gjson.GetBytes(data, "mcpServers").ForEach(func(k, _ gjson.Result) bool {
-			servers = append(servers, k.String())
+			add(&servers, k.String())
 			return true
 		})
 	}
-	if l, err := ledger.Read(ledger.Path(dir)); err == nil && l != nil {
+	if l, err := ledger.Read(ledger.Path(a.Dir)); err == nil && l != nil {
 		for name := range l.Added {
-			servers = append(servers, name)
+			add(&servers, name)
 		}
 	}
-	if data, err := fsx.ReadFile(filepath.Join(dir, "settings.json")); err == nil {
+	seen = map[string]bool{}
+	for _, dir := range []string{a.DeclaredDir(), a.Dir} {
+		data, err := fsx.ReadFile(filepath.Join(dir, "settings.json"))
+		if err != nil {
+			continue
+		}
 		gjson.GetBytes(data, "enabledPlugins").ForEach(func(k, v gjson.Result) bool {
 			if v.Bool() {
-				plugins = append(plugins, k.String())
+				add(&plugins, k.String())
 			}
 			return true
 		})

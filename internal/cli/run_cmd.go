@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/session"
@@ -38,7 +39,11 @@ A session (interactive, or -p) takes the workspace's lock and gets the launcher'
 hooks for 'ps' as flag settings (claude --settings). Claude's own commands (mcp,
 plugin, auth, doctor, --version, --help …, those its release has) are not
 sessions: they run beside one.
-Flags after Claude's arguments are Claude's: put --account before them.
+Flags after Claude's arguments are Claude's: put --account before them. A word
+there that Claude has no flag for and that is within two edits of a launcher flag
+(--worktre, --acount), or a launcher flag Claude does not have (-p hi --dry-run),
+is refused with the flag it is near, before Claude starts; after '--' every word
+goes to Claude as it is (run --account max -- --worktre).
 
 Examples:
   claude-account run --account max
@@ -50,6 +55,9 @@ Examples:
 func (c *RunCmd) Run(d *Deps) error {
 	if c.Ephemeral && c.Worktree == "" {
 		return UsageError{errors.New("--ephemeral goes with --worktree NAME")}
+	}
+	if err := c.checkFlags(d); err != nil {
+		return err
 	}
 	if c.Worktree != "" && c.Account == "" {
 		// The account is the one of the directory run was called in: a
@@ -91,7 +99,7 @@ func (c *RunCmd) Run(d *Deps) error {
 		var ue UsageError
 		if errors.As(err, &ue) && c.Account == "" && strings.HasPrefix(ue.Error(), "no account given") {
 			if hint := accountAmongClaudeArgs(args); hint != "" {
-				return UsageError{errors.New(hint)}
+				return UsageError{errors.New("no account given: " + hint)}
 			}
 		}
 		return err
@@ -118,7 +126,7 @@ func (c *RunCmd) Run(d *Deps) error {
 		return exitStatus(ws.Command(args, io))
 	}
 	st, err := ws.Session(args, io)
-	return exitStatus(st, withStop(d, ws, err))
+	return exitStatus(st, withBeside(ws, withStop(d, ws, err)))
 }
 
 // launchIO is the terminal Claude gets, and where the launcher's notices go.
@@ -153,7 +161,7 @@ func accountAmongClaudeArgs(args []string) string {
 		default:
 			continue
 		}
-		return fmt.Sprintf("no account given: %s after Claude's arguments goes to Claude; put it before them: claude-account run --account %s -- %s",
+		return fmt.Sprintf("%s after Claude's arguments goes to Claude; put it before them: claude-account run --account %s -- %s",
 			strings.SplitN(a, "=", 2)[0], shell.Quote(name), shell.Join(rest))
 	}
 	return ""
@@ -178,4 +186,70 @@ func (c *RunCmd) dryRunWorktree(d *Deps) (done bool, err error) {
 	d.stdout().Linef("would create worktree %s on branch %s (claude-account worktree new %s), then build its runtime and start Claude there",
 		path, worktree.Branch(c.Worktree), c.Worktree)
 	return true, nil
+}
+
+// checkFlags refuses, among the arguments kong handed to Claude, a word
+// before the first "--" that names a flag of the launcher's rather than of
+// Claude's: one within two edits of a launcher flag (--worktre, --acount)
+// that Claude does not have either, or a launcher flag Claude has not put
+// after Claude's arguments (-p hi --dry-run). Claude would stop at either
+// with an error of its own, and for --worktre suggest its own --worktree,
+// which is not the launcher's. Claude's own options (session.IsOption) pass,
+// and after "--" every word is Claude's as it is: the way to give Claude a
+// newer flag of its own that is near one of the launcher's.
+func (c *RunCmd) checkFlags(d *Deps) error {
+	// claude<name> hands Claude everything but a leading --worktree and
+	// --ephemeral: only those are the launcher's there.
+	ours := []string{"account", "account-dir", "worktree", "ephemeral", "dry-run"}
+	prog := "claude-account run"
+	if _, ok := launcherAccount(d.Prog); ok {
+		ours, prog = []string{"worktree", "ephemeral"}, d.Prog
+	}
+	for _, a := range c.Args {
+		if a == "--" {
+			return nil
+		}
+		name, _, _ := strings.Cut(a, "=")
+		bare, ok := strings.CutPrefix(name, "--")
+		if !ok || bare == "" || session.IsOption(name) {
+			continue
+		}
+		switch {
+		case bare == "account" && c.Account == "":
+			continue // accountAmongClaudeArgs says it with the command that works
+		case slices.Contains(ours, bare):
+			if bare == "account" {
+				if hint := accountAmongClaudeArgs(c.Args); hint != "" {
+					return UsageError{errors.New(hint)}
+				}
+			}
+			return UsageError{fmt.Errorf("%s after Claude's arguments goes to Claude, which has no such flag; put it before them", name)}
+		}
+		if near := binding.Nearest(bare, ours); near != "" {
+			return UsageError{fmt.Errorf("%s is no flag of the launcher's or of Claude's: did you mean --%s? To give it to Claude as it is, put it after --: %s -- %s",
+				name, near, c.command(prog), shell.Join(c.Args))}
+		}
+	}
+	return nil
+}
+
+// command is prog with the launcher flags given to it, for a suggestion.
+func (c *RunCmd) command(prog string) string {
+	words := []string{prog}
+	if c.Account != "" && prog == "claude-account run" {
+		words = append(words, "--account", shell.Quote(c.Account))
+	}
+	if c.AccountDir != "" {
+		words = append(words, "--account-dir", shell.Quote(c.AccountDir))
+	}
+	if c.Worktree != "" {
+		words = append(words, "--worktree", shell.Quote(c.Worktree))
+	}
+	if c.Ephemeral {
+		words = append(words, "--ephemeral")
+	}
+	if c.DryRun {
+		words = append(words, "--dry-run")
+	}
+	return strings.Join(words, " ")
 }

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/gitctx"
@@ -104,8 +103,8 @@ func here(d *Deps, convs []conversation.Conversation) []conversation.Conversatio
 // it), or every account the launcher can find.
 func accountsToSearch(d *Deps, name, dir string) ([]conversation.Account, error) {
 	if name != "" {
-		if err := account.ValidateName(name); err != nil {
-			return nil, UsageError{err}
+		if err := checkAccountName(d, name); err != nil {
+			return nil, err
 		}
 		a, err := loadAccount(d, name, dir)
 		if err != nil {

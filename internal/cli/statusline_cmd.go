@@ -42,9 +42,14 @@ where STATE is * for uncommitted changes and ↑N ↓N against the upstream (a
 branch without one: ↑N against the base the worktree was made from). With
 --waiting, "N waiting" follows when N of the account's other sessions wait for you.
 
-Example, in an account's settings.json:
-  "statusLine": {"type": "command", "command": "claude-account statusline"}
-By hand:
+It is on for every account 'claude-account init' makes, and off otherwise. Three ways
+to turn it on (or off); a statusLine of your own in settings.json always wins:
+  - account.toml (accounts made by init): statusline = true, or false to turn it off;
+  - home-manager: programs.claude-code.accounts.NAME.statusLine = true (default false);
+  - settings.json, as any status-line command, here with --waiting:
+      "statusLine": {"type": "command", "command": "claude-account statusline --waiting"}
+
+Example, by hand:
   echo '{"model":{"display_name":"Opus"},"workspace":{"current_dir":"'$PWD'"}}' | claude-account statusline`
 }
 

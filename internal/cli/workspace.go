@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
@@ -60,6 +61,7 @@ func lookupBinding(e env.Env, dir string) (binding.Binding, bool, error) {
 type accountNotFound struct {
 	*account.NotFoundError
 	nearest string
+	known   int // accounts there are
 	from    *binding.Binding
 	file    string // the bindings file of from
 	dir     string // from's directory, for messages
@@ -72,6 +74,9 @@ func (e *accountNotFound) Error() string {
 	if e.from == nil {
 		if e.nearest != "" {
 			return fmt.Sprintf("%s; did you mean %q? To make %q, run 'claude-account init %s' or declare it in home-manager", msg, e.nearest, e.Name, e.Name)
+		}
+		if e.known > 0 {
+			return e.NotFoundError.Error() + " (" + accountsHint + ")"
 		}
 		return e.NotFoundError.Error()
 	}
@@ -92,7 +97,8 @@ func explainNotFound(d *Deps, err error, from *binding.Binding) error {
 	if !errors.As(err, &nf) {
 		return err
 	}
-	e := &accountNotFound{NotFoundError: nf, nearest: binding.Nearest(nf.Name, binding.KnownAccounts(d.Env)), from: from}
+	known := binding.KnownAccounts(d.Env)
+	e := &accountNotFound{NotFoundError: nf, nearest: binding.Nearest(nf.Name, known), known: len(known), from: from}
 	if from != nil {
 		e.file = binding.Path(d.Env)
 		if from.Declared {
@@ -101,6 +107,24 @@ func explainNotFound(d *Deps, err error, from *binding.Binding) error {
 		e.dir = d.Env.ShellPath(binding.Expand(d.Env, from.Dir))
 	}
 	return e
+}
+
+// checkAccountName is account.ValidateName as a usage error, with the
+// account the user most likely meant (binding.Nearest: the same name in
+// lower case, or a near miss), else, for a name in the wrong case, that
+// names are lower case.
+func checkAccountName(d *Deps, name string) error {
+	err := account.ValidateName(name)
+	if err == nil {
+		return nil
+	}
+	if near := binding.Nearest(name, binding.KnownAccounts(d.Env)); near != "" {
+		return UsageError{fmt.Errorf("%w; did you mean %q?", err, near)}
+	}
+	if lower := strings.ToLower(name); lower != name && account.ValidateName(lower) == nil {
+		return UsageError{fmt.Errorf("%w; account names are lower case, and there is no account %q either (list them with 'claude-account accounts')", err, lower)}
+	}
+	return UsageError{err}
 }
 
 // loadAccount loads the account name from dir, or ("") from where a launch
@@ -141,10 +165,10 @@ func (f AccountFlags) load(d *Deps) (*launch.Workspace, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, UsageError{errors.New("no account given: pass --account NAME, set CLAUDE_ACCOUNT, run as claudeNAME, or bind this directory with 'claude-account bind NAME'")}
+		return nil, UsageError{errors.New("no account given: pass --account NAME (" + accountsHint + "), set CLAUDE_ACCOUNT, run as claudeNAME, or bind this directory with 'claude-account bind NAME'")}
 	}
-	if err := account.ValidateName(name); err != nil {
-		return nil, UsageError{err}
+	if err := checkAccountName(d, name); err != nil {
+		return nil, err
 	}
 	dir := f.AccountDir
 	if dir == "" {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -232,6 +233,8 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
+	// Asked before the removal: afterwards the working directory is gone.
+	inside := standsIn(d.Dir, e.Path)
 	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: lock.RunningIn(lock.Dir(d.Env)), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
@@ -240,7 +243,19 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 		d.stdout().Line(n)
 	}
 	d.stdout().Linef("removed %s", d.Env.TildePath(rm.Path))
+	if inside {
+		// The shell that ran rm still stands in the deleted directory, where
+		// git and every launch fail: say where to go, apart from the output.
+		d.notef("you were in %s, which is gone now; go to the main worktree: cd %s", d.Env.TildePath(rm.Path), d.Env.ShellPath(r.Root))
+	}
 	return nil
+}
+
+// standsIn reports whether dir is root or below it, links resolved.
+func standsIn(dir, root string) bool {
+	c, err1 := filepath.EvalSymlinks(dir)
+	t, err2 := filepath.EvalSymlinks(root)
+	return err1 == nil && err2 == nil && within(c, t)
 }
 
 // WorktreeGCCmd is `claude-account worktree gc`.
@@ -278,6 +293,11 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	for _, v := range vs {
 		if v.Removed {
 			d.stdout().Linef("%s %s: %s", verb, d.Env.TildePath(v.Path), v.Why)
+			// What rm says of it: where its transcripts went, the work
+			// it kept. Indented under the worktree it belongs to.
+			for _, n := range v.Notes {
+				d.stdout().Line("  " + n)
+			}
 		} else {
 			d.stdout().Linef("kept %s: %s", d.Env.TildePath(v.Path), v.Why)
 		}
@@ -337,7 +357,10 @@ func nonNil(s []string) []string {
 func (c *WorktreeNewCmd) Help() string {
 	return `Makes .claude/worktrees/<name> on branch worktree-<name> ('/' becomes '+'), or reuses
 the one that exists; an existing worktree-<name> branch is checked out as it is, never
-reset. The path is the last line printed.
+reset. Uncommitted work 'worktree rm --force' saved of a worktree of that name comes
+back, uncommitted, and its ref is dropped; saved on another commit than the new
+worktree starts on, it makes nothing and names the choices. The path is the last line
+printed.
 
 Examples:
   claude-account worktree new fix-login
@@ -365,6 +388,8 @@ unmerged branch; it still refuses a nested repository's work and a working Claud
 which it cannot save. The worktree is found by name, path, branch or directory name.
 Only a merged branch 'worktree new' made is deleted. Claude's transcripts move to
 <account dir>/archive first, and come back to a worktree made again with the name.
+Removing the worktree you stand in ends with a line on stderr saying where to go
+(cd to the main worktree).
 
 Examples:
   claude-account worktree rm fix-login
@@ -374,8 +399,10 @@ Examples:
 // Help is shown under the command's usage.
 func (c *WorktreeGCCmd) Help() string {
 	return `Removes ephemeral worktrees (agent-a<7 hex> or made with --ephemeral) older than the age
-that are clean, merged or pushed and not running, then runs git worktree prune. Says why
-it kept each of the others.
+that are clean, merged or pushed and not running, and worktrees whose directory is gone,
+archiving their conversations as rm does, then runs git worktree prune (never on a worktree
+it kept whose git dir holds a runtime). Says where each removed worktree's conversations
+went, and why it kept each of the others.
 
 Examples:
   claude-account worktree gc --dry-run

@@ -18,6 +18,9 @@ type Placed struct {
 	Path     string // the transcript where Claude finds it now
 	Already  bool   // it was there already, as it is
 	Replaced string // an older copy kept aside under this name, "" when none
+	// Kept says the source stayed although Place was asked to move it:
+	// Claude's cleanup would have deleted the only copy (Due).
+	Kept bool
 }
 
 // Place puts the transcript of c where a Claude with config dir configDir,
@@ -28,11 +31,16 @@ type Placed struct {
 // restore from the archive does. Nothing is overwritten: an older copy there
 // (left by an earlier handoff) is kept aside as <id>.jsonl.replaced-<time>,
 // and a newer one is resumed as it is.
-func Place(c Conversation, configDir, key string, move bool, now time.Time) (Placed, error) {
+//
+// A transcript older than Claude keeps untouched ones (keep, as Keep reads
+// it; Due) would be deleted by Claude's cleanup as it starts: the copy gets
+// the time now, and the source stays even with move, so that it is never
+// the only copy.
+func Place(c Conversation, configDir, key string, move bool, now time.Time, keep time.Duration) (Placed, error) {
 	dir := filepath.Join(configDir, "projects", key)
 	dst := filepath.Join(dir, c.ID+".jsonl")
 	if same(c.Transcript, dst) {
-		return Placed{Path: dst, Already: true}, nil
+		return Placed{Path: dst, Already: true}, Refresh(dst, now, keep)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Placed{}, err
@@ -47,12 +55,15 @@ func Place(c Conversation, configDir, key string, move bool, now time.Time) (Pla
 			return Placed{}, fmt.Errorf("%s is %s, not a transcript; remove it and resume again", dst, fsx.Kind(fi.Mode()))
 		}
 		if equalFiles(c.Transcript, dst) || !src.ModTime().After(fi.ModTime()) {
-			return Placed{Path: dst, Already: true}, nil
+			return Placed{Path: dst, Already: true}, Refresh(dst, now, keep)
 		}
 		p.Replaced = dst + ".replaced-" + now.UTC().Format("20060102T150405Z")
 		if err := os.Rename(dst, p.Replaced); err != nil {
 			return Placed{}, err
 		}
+	}
+	if fi, err := os.Stat(c.Transcript); err == nil && Due(fi.ModTime(), now, keep) {
+		p.Kept, move = move, false
 	}
 	if err := fsx.CopyFile(c.Transcript, dst); err != nil {
 		return Placed{}, err
@@ -62,6 +73,9 @@ func Place(c Conversation, configDir, key string, move bool, now time.Time) (Pla
 		if err := copyTree(side, filepath.Join(dir, c.ID)); err != nil {
 			return p, err
 		}
+	}
+	if err := Refresh(dst, now, keep); err != nil {
+		return p, err
 	}
 	if move {
 		if err := os.Remove(c.Transcript); err != nil {

@@ -88,7 +88,9 @@ func (m *Meta) fill(head, tail []byte) {
 		}
 		return m.Cwd == "" || firstPrompt == ""
 	})
-	// The tail, last line first: the latest of each.
+	// The tail, last line first: the latest of each. Each line's own type
+	// is read once (gjson skips what it does not need): looking for each
+	// field's name in every line was half of a thousand-conversation list.
 	lines := bytes.Split(bytes.TrimRight(tail, "\n"), []byte("\n"))
 	branch := ""
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -96,8 +98,9 @@ func (m *Meta) fill(head, tail []byte) {
 		if branch == "" && bytes.Contains(l, []byte(`"gitBranch"`)) {
 			branch = gjson.GetBytes(l, "gitBranch").String()
 		}
+		typ := gjson.GetBytes(l, "type").String()
 		for j, tf := range titleFields {
-			if titles[j] != "" || !bytes.Contains(l, []byte(`"`+tf.field+`"`)) || gjson.GetBytes(l, "type").String() != tf.typ {
+			if titles[j] != "" || typ != tf.typ {
 				continue
 			}
 			if tf.typ == "summary" && !ownLeaf(head, tail, gjson.GetBytes(l, "leafUuid").String()) {

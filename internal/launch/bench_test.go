@@ -11,6 +11,7 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/env"
 )
 
@@ -95,5 +96,39 @@ func BenchmarkAfterExit(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w.afterExit(stamp, true, io)
+	}
+}
+
+// BenchmarkBringNoResume is what conversations add to a launch that resumes
+// none by id (a new session, --continue, the picker): one scan of Claude's
+// arguments, no file touched.
+func BenchmarkBringNoResume(b *testing.B) {
+	w, io := benchWorkspace(b)
+	args := []string{"--model", "opus", "--continue", "-p", "go on"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.bring(args, io)
+	}
+}
+
+// BenchmarkBringResumeHere is claude --resume ID of a conversation already
+// where Claude looks, the usual case: its key, one lstat, the cleanup
+// period read from settings.json.
+func BenchmarkBringResumeHere(b *testing.B) {
+	w, io := benchWorkspace(b)
+	id := "12345678-1234-4234-8234-123456789abc"
+	dir := filepath.Join(w.Layout.ConfigDir, "projects", conversation.KeyFor(w.Context.Dir, w.Claude))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte("{}\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	args := []string{"--resume", id}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.bring(args, io)
 	}
 }

@@ -15,18 +15,25 @@ import (
 // --resume finds only what is under its own config dir, and before 2.1.223
 // only under that key): it is looked for among the account's conversations
 // (every worktree's runtime, the archive, the account dir) and copied here;
-// one from the account's archive moves back. Without --resume ID it costs
-// nothing.
+// one from the account's archive moves back, unless Claude's cleanup would
+// delete it (then the archive keeps it, and the copy is dated now:
+// conversation.Place). Without --resume ID it costs one scan of the
+// arguments.
 func (w *Workspace) bring(args []string, io IO) {
 	c := w.Bring
+	if c == nil && resumeID(args) == "" {
+		return
+	}
 	key := conversation.KeyFor(w.Context.Dir, w.Claude)
+	keep := conversation.Keep(w.Layout.ConfigDir, w.Account.Dir)
 	if c == nil {
 		id := resumeID(args)
-		if id == "" {
+		here := filepath.Join(w.Layout.ConfigDir, "projects", key, id+".jsonl")
+		if _, err := os.Lstat(here); err == nil {
+			// Where Claude looks, the usual case; dated now if its cleanup
+			// would delete it as it starts.
+			_ = conversation.Refresh(here, w.now(), keep)
 			return
-		}
-		if _, err := os.Lstat(filepath.Join(w.Layout.ConfigDir, "projects", key, id+".jsonl")); err == nil {
-			return // where Claude looks: the usual case
 		}
 		for _, found := range conversation.Find([]conversation.Account{{Name: w.Account.Name, Dir: w.Account.Dir}}) {
 			if found.ID == id && found.Verified {
@@ -51,11 +58,13 @@ func (w *Workspace) bring(args []string, io IO) {
 		moved.Transcript, move = here[0], false
 		c = &moved
 	}
-	p, err := conversation.Place(*c, w.Layout.ConfigDir, key, move, w.now())
+	p, err := conversation.Place(*c, w.Layout.ConfigDir, key, move, w.now(), keep)
 	switch {
 	case err != nil:
 		io.Note("conversation " + c.ID + " could not be put where Claude looks for it: " + err.Error() + "; it stays in " + c.Transcript)
 	case p.Already:
+	case p.Kept:
+		io.Note("copied conversation " + c.ID + " back from the archive, which keeps it too: it is older than Claude keeps untouched transcripts (cleanupPeriodDays), so the copy is dated now")
 	case move:
 		io.Note("brought conversation " + c.ID + " back from the archive (" + c.Transcript + ")")
 	default:

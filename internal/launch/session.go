@@ -90,7 +90,7 @@ func (w *Workspace) prepareSession(held *lock.Lock, io IO) error {
 	for _, n := range plan.Notes {
 		io.Note(n)
 	}
-	notes, err := worktree.RestoreTranscripts(w.Context, w.Account.Name, w.Account.Dir, w.Layout.ConfigDir)
+	notes, err := worktree.RestoreTranscripts(w.Context, w.Account.Name, w.Account.Dir, w.Layout.ConfigDir, w.now())
 	for _, n := range notes {
 		io.Note(n)
 	}

@@ -96,11 +96,13 @@ func VersionsCache(e env.Env) string {
 }
 
 // candidates lists where the Claude binary may come from, in order.
-func (w *Workspace) candidates() []Candidate {
-	a := w.Account
+func (w *Workspace) candidates() []Candidate { return Candidates(w.Account, w.env) }
+
+// Candidates lists where the account's Claude binary may come from, in order.
+func Candidates(a *account.Account, e env.Env) []Candidate {
 	return []Candidate{
-		{Source: "claude in " + w.env.TildePath(filepath.Join(a.Dir, account.FileName)), Name: w.env.ExpandHome(a.Config.Claude)},
-		{Source: "$CLAUDE_ACCOUNT_CLAUDE", Name: w.env.Get("CLAUDE_ACCOUNT_CLAUDE")},
+		{Source: "claude in " + e.TildePath(filepath.Join(a.Dir, account.FileName)), Name: e.ExpandHome(a.Config.Claude)},
+		{Source: "$CLAUDE_ACCOUNT_CLAUDE", Name: e.Get("CLAUDE_ACCOUNT_CLAUDE")},
 		{Source: "PATH", Name: "claude"}, // the last resort is always set
 	}
 }

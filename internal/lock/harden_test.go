@@ -142,7 +142,9 @@ func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 	}
 }
 
-var alreadyRuns = regexp.MustCompile(`^claude-account: claude \(x\) already runs in (.+) as PID (\d+); 'claude-account close --account x \S+' stops it\n$`)
+// alreadyRuns is the refusal: it names Claude's PID (2), or while Claude has
+// not started yet its launcher's (3).
+var alreadyRuns = regexp.MustCompile(`^claude-account: claude \(x\) already runs in (.+?)(?: as PID (\d+)|, still starting \(launcher PID (\d+)\)); 'claude-account close --account x \S+' stops it, or 'claude-account run --account x --worktree NEW' starts a second one in a worktree of its own\n$`)
 
 func TestHardenTwelveLaunchesOneWorkspace(t *testing.T) {
 	w := newWorld(t)
@@ -216,9 +218,13 @@ func twelveAtOnce(t *testing.T, w *world, repo string, round int) {
 		if m[1] != repo {
 			t.Errorf("round %d: PID %d: the message names workspace %q, want %s", round, l.cmd.Process.Pid, m[1], repo)
 		}
-		if m[2] != strconv.Itoa(running.cmd.Process.Pid) {
-			t.Errorf("round %d: PID %d: the message names PID %s as the holder, but PID %d holds the lock (a refused launcher read the lock body before the holder wrote it)",
-				round, l.cmd.Process.Pid, m[2], running.cmd.Process.Pid)
+		_, claude := stubs[m[2]] // a stub's record is named for its PID
+		switch {
+		case m[2] != "" && !claude:
+			t.Errorf("round %d: PID %d: the message names PID %s as Claude's, but Claude runs as %v", round, l.cmd.Process.Pid, m[2], stubs)
+		case m[3] != "" && m[3] != strconv.Itoa(running.cmd.Process.Pid):
+			t.Errorf("round %d: PID %d: the message names launcher PID %s as the holder, but PID %d holds the lock (a refused launcher read the lock body before the holder wrote it)",
+				round, l.cmd.Process.Pid, m[3], running.cmd.Process.Pid)
 		}
 	}
 	must(t, os.WriteFile(w.release, nil, 0o644))

@@ -50,8 +50,8 @@ func dirFor(e env.Env, goos string) string {
 
 // Holder is the body of a lock file.
 type Holder struct {
-	PID       int       `json:"pid"` // the launcher, which forwards signals to Claude
-	ClaudePID int       `json:"claudePid,omitempty"`
+	PID       int       `json:"pid"`                 // the launcher, which forwards signals to Claude
+	ClaudePID int       `json:"claudePid,omitempty"` // Claude itself, once started: the PID ps shows
 	Account   string    `json:"account"`
 	Workspace string    `json:"workspace"`           // the toplevel, or "" outside a work tree
 	ConfigDir string    `json:"configDir,omitempty"` // Claude's CLAUDE_CONFIG_DIR
@@ -66,6 +66,9 @@ type AlreadyRunningError struct {
 	// printed (account and workspace named), filled in by the caller, which
 	// knows them; "" reads "claude-account close".
 	Stop string
+	// Beside is the command that starts a second session in a worktree of
+	// its own, "" where there is none (outside a work tree).
+	Beside string
 }
 
 func (e *AlreadyRunningError) Error() string {
@@ -73,11 +76,20 @@ func (e *AlreadyRunningError) Error() string {
 	if stop == "" {
 		stop = "claude-account close"
 	}
-	if e.Holder.PID <= 0 {
-		// The holder has just started and not yet said who it is.
-		return fmt.Sprintf("claude (%s) already runs in %s; '%s' stops it", e.Holder.Account, e.Where, stop)
+	// The PID named is Claude's, the one ps and top show; until Claude has
+	// started, the launcher's, said as such.
+	who := ""
+	switch {
+	case e.Holder.ClaudePID > 0:
+		who = fmt.Sprintf(" as PID %d", e.Holder.ClaudePID)
+	case e.Holder.PID > 0:
+		who = fmt.Sprintf(", still starting (launcher PID %d)", e.Holder.PID)
 	}
-	return fmt.Sprintf("claude (%s) already runs in %s as PID %d; '%s' stops it", e.Holder.Account, e.Where, e.Holder.PID, stop)
+	msg := fmt.Sprintf("claude (%s) already runs in %s%s; '%s' stops it", e.Holder.Account, e.Where, who, stop)
+	if e.Beside != "" {
+		msg += fmt.Sprintf(", or '%s' starts a second one in a worktree of its own", e.Beside)
+	}
+	return msg
 }
 
 // ExitCode is 3: scripts can tell "already running" from a failure.

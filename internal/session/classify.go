@@ -119,6 +119,13 @@ var options = map[string]arity{
 	"--verbose": flag, "-v": flag, "--version": flag, "-w": optional, "--worktree": optional,
 }
 
+// IsOption reports whether name ("--model", "-p") is one of Claude's
+// top-level options as listed here.
+func IsOption(name string) bool {
+	_, ok := options[name]
+	return ok
+}
+
 // looksLikeOption is Claude's parser's test (commander's maybeOption): a
 // word that ends a variadic option's values and is never an optional value.
 func looksLikeOption(arg string) bool { return len(arg) > 1 && arg[0] == '-' }

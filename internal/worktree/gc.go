@@ -2,7 +2,10 @@ package worktree
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
+
+	"github.com/claude-account/claude-account/internal/configdir"
 )
 
 // GCOptions are the settings of GC.
@@ -78,7 +81,8 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 		out = append(out, v)
 	}
 	if !o.DryRun {
-		if _, err := r.Git.Run("worktree", "prune"); err != nil {
+		// What a removal above refused (kept, with the reason) stays.
+		if err := r.prune(""); err != nil {
 			return out, err
 		}
 	}
@@ -131,4 +135,39 @@ func roughly(d time.Duration) string {
 		return Duration(d.Truncate(time.Hour))
 	}
 	return Duration(d.Truncate(24 * time.Hour))
+}
+
+// prune runs git worktree prune, which forgets every worktree whose
+// directory is gone, its git dir and all in it, except: each such worktree
+// but the one at except whose git dir holds a launcher runtime
+// (claude-runtime/: Claude's transcripts, a runtime set aside) is locked for
+// the while, so that a removal that refused it (an account whose dir it
+// cannot find) never has it pruned by the next one. Only the locks prune
+// placed are lifted.
+func (r *Repo) prune(except string) error {
+	entries, err := r.Entries()
+	if err != nil {
+		return err
+	}
+	var locked []string
+	defer func() {
+		for _, p := range locked {
+			_, _ = r.Git.Run("worktree", "unlock", "--", p)
+		}
+	}()
+	for _, e := range entries {
+		if !e.Prunable || e.Locked || e.Path == except {
+			continue
+		}
+		admin := r.adminDir(e.Path)
+		if admin == "" || !exists(filepath.Join(admin, configdir.DirName)) {
+			continue
+		}
+		if _, err := r.Git.Run("worktree", "lock", "--reason", "claude-account: holds Claude's conversations; claude-account worktree rm archives them", "--", e.Path); err != nil {
+			return err
+		}
+		locked = append(locked, e.Path)
+	}
+	_, err = r.Git.Run("worktree", "prune")
+	return err
 }

@@ -3,6 +3,7 @@ package worktree
 import (
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 )
 
@@ -71,9 +72,14 @@ func (r *Repo) describe(in *Info, running func(string) []string, baseOID func(st
 	if in.Dirty, err = dirtyCount(g); err != nil {
 		return err
 	}
-	if in.HEAD != "" && in.HEAD == baseOID(in.Base) {
+	// An unborn HEAD (no commit yet: git lists it as zeros) or a base that
+	// is gone (a branch deleted since) has nothing to count against.
+	head, base := in.HEAD, baseOID(in.Base)
+	switch {
+	case !isOID(head) || strings.Trim(head, "0") == "" || base == "":
+	case head == base:
 		in.Merged = true // on the base commit itself: nothing ahead or behind, no process needed
-	} else if in.HEAD != "" {
+	default:
 		if in.Ahead, in.Behind, err = aheadBehind(g, in.Base, in.HEAD); err != nil {
 			return err
 		}

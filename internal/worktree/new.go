@@ -92,6 +92,20 @@ func (r *Repo) New(o Options) (*Result, error) {
 	if len(o.SparsePaths) > 0 {
 		add = append(add, "--no-checkout")
 	}
+	// Work rm --force saved of a worktree of this name comes back with it,
+	// when it was saved on the commit the new one starts on.
+	var saved *Saved
+	if r.mayHaveSaved(filepath.Base(path)) {
+		start := "refs/heads/" + branch
+		if !r.hasRef(start) {
+			start = base
+		}
+		if oid, err := r.Git.Run("rev-parse", "--verify", "--quiet", "--end-of-options", start+"^{commit}"); err == nil {
+			if saved, err = r.checkSaved(o.Slug, path, oid); err != nil {
+				return nil, err
+			}
+		}
+	}
 	madeBranch := false
 	if r.hasRef("refs/heads/" + branch) {
 		res.Notes = append(res.Notes, "checked out the existing branch "+branch+" as it is")
@@ -140,6 +154,12 @@ func (r *Repo) New(o Options) (*Result, error) {
 			}
 		}
 		res.Notes = append(res.Notes, "sparse checkout of "+strings.Join(o.SparsePaths, ", "))
+	}
+	if saved != nil {
+		if err := r.putBack(path, *saved); err != nil {
+			return res, fmt.Errorf("the worktree %s is made, but the saved work could not be put back: %w; it stays in %s", path, err, saved.Ref)
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("put back the uncommitted work saved in %s, uncommitted as it was; the ref is dropped", saved.Ref))
 	}
 	notes, err := r.setup(path, wt, o.SymlinkDirs)
 	res.Notes = append(res.Notes, notes...)

@@ -58,9 +58,15 @@ func (r *Repo) Remake(rec conversation.Removed) (string, []string, error) {
 	if _, err := r.Git.Run(add...); err != nil {
 		return "", nil, err
 	}
-	if rec.Saved != "" && strings.HasPrefix(rec.Saved, "refs/claude-account/wip/") && r.hasRef(rec.Saved) {
-		// The work rm saved, back as uncommitted changes (nothing staged).
-		if _, err := r.Git.In(path).Run("restore", "--source="+rec.Saved, "--worktree", "--", "."); err != nil {
+	if rec.Saved != "" && strings.HasPrefix(rec.Saved, wipPrefix) && r.hasRef(rec.Saved) {
+		// The work rm saved, back as uncommitted changes (nothing staged),
+		// and its ref dropped, as worktree new does: a worktree made with
+		// the name later must not get it a second time.
+		oid, err := r.Git.Run("rev-parse", "--verify", "--end-of-options", rec.Saved+"^{commit}")
+		if err == nil {
+			err = r.putBack(path, Saved{Ref: rec.Saved, OID: oid})
+		}
+		if err != nil {
 			return path, notes, fmt.Errorf("the worktree %s is made again, but its saved work could not be put back: %w; it stays in %s", path, err, rec.Saved)
 		}
 		notes = append(notes, fmt.Sprintf("put back the uncommitted work saved in %s", rec.Saved))

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/fsx"
@@ -43,12 +44,16 @@ func ArchiveDir(accountDir, common, name string) string {
 }
 
 // RestoreTranscripts gives a linked worktree the transcripts archived when
-// an earlier worktree of the same name was removed: they move from
-// ArchiveDir into configDir/projects, where claude --resume looks. A
-// transcript the config dir already has a file of the same name for stays
-// in the archive; nothing is overwritten. Run with the instance lock held,
-// before Claude starts. Without an archive it costs one failed open.
-func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir string) ([]string, error) {
+// an earlier worktree of the same name was removed: they go from ArchiveDir
+// into configDir/projects, where claude --resume looks, the newest archive
+// first. A transcript the config dir already has a file of the same name
+// for stays in the archive; nothing is overwritten. One that Claude's
+// cleanup would soon delete (conversation.Due: older than cleanupPeriodDays
+// less a week) is copied with the time now, and the archive keeps its own:
+// Claude never holds the only copy of an old conversation. Run with the
+// instance lock held, before Claude starts. Without an archive it costs one
+// failed open.
+func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir string, now time.Time) ([]string, error) {
 	if ctx.Kind != gitctx.Linked || accountDir == "" || configDir == "" {
 		return nil, nil
 	}
@@ -67,12 +72,15 @@ func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir strin
 			srcs = append(srcs, de.Name())
 		}
 	}
-	// projects (the first archive), then the later projects-<time>… in turn.
+	// The later projects-<time>… newest first, then projects (the first
+	// archive): an older copy of a conversation, kept in an earlier archive,
+	// never stands in for the newer one.
 	sort.Slice(srcs, func(i, j int) bool {
-		return srcs[i] == "projects" || srcs[j] != "projects" && srcs[i] < srcs[j]
+		return srcs[j] == "projects" || srcs[i] != "projects" && srcs[i] > srcs[j]
 	})
 	var notes []string
 	dst := filepath.Join(configDir, "projects")
+	m := merge{now: now, keep: conversation.Keep(configDir, accountDir)}
 	for _, s := range srcs {
 		src := filepath.Join(dir, s)
 		// The record of the removed worktree is the archive's, not Claude's:
@@ -80,8 +88,8 @@ func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir strin
 		rec := filepath.Join(src, conversation.RemovedFile)
 		data, _ := os.ReadFile(rec)
 		_ = os.Remove(rec)
-		moved, kept, err := mergeInto(src, dst)
-		if kept > 0 || err != nil {
+		n, err := m.into(src, dst)
+		if n.kept > 0 || n.copied > 0 || err != nil {
 			if data != nil {
 				_ = fsx.WriteFile(rec, data, 0o600)
 			}
@@ -89,11 +97,14 @@ func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir strin
 		if err != nil {
 			return notes, fmt.Errorf("restoring the transcripts archived in %s: %w; they stay there", src, err)
 		}
-		if moved > 0 {
+		if n.moved+n.copied > 0 {
 			notes = append(notes, fmt.Sprintf("restored %s's transcripts of an earlier worktree %s from %s", account, name, src))
 		}
-		if kept > 0 {
-			notes = append(notes, fmt.Sprintf("kept %d archived transcript(s) in %s: the worktree has files of the same name", kept, src))
+		if n.copied > 0 {
+			notes = append(notes, fmt.Sprintf("kept %d of them in %s too: older than Claude keeps untouched transcripts (cleanupPeriodDays), they were put back dated now", n.copied, src))
+		}
+		if n.kept > 0 {
+			notes = append(notes, fmt.Sprintf("kept %d archived transcript(s) in %s: the worktree has files of the same name", n.kept, src))
 		}
 	}
 	// Emptied archives go, up to the repository's; anything left stays.
@@ -125,23 +136,37 @@ func ownDirs(accountDir, dir string) bool {
 	return true
 }
 
-// mergeInto moves every regular file under src to the same place under
-// dst, unless dst has something there (then it stays in src); emptied
-// directories of src are removed. When dst does not exist, src is renamed
-// whole. Links are left where they are.
-func mergeInto(src, dst string) (moved, kept int, err error) {
-	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+// merge moves archived transcripts back where Claude looks.
+type merge struct {
+	now  time.Time
+	keep time.Duration // how long Claude keeps untouched transcripts (conversation.Keep)
+}
+
+// merged counts what into did with the files of an archive.
+type merged struct{ moved, copied, kept int }
+
+// into moves every regular file under src to the same place under dst,
+// unless dst has something there (then it stays in src); a file Claude's
+// cleanup would soon delete is copied instead, dated now, and stays in src
+// too. Emptied directories of src are removed. When dst does not exist and
+// nothing is that old, src is renamed whole. Links are left where they are.
+func (m merge) into(src, dst string) (n merged, err error) {
+	due := false
+	count := 0
+	_ = filepath.WalkDir(src, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			count++
+			if fi, err := d.Info(); err == nil && conversation.Due(fi.ModTime(), m.now, m.keep) {
+				due = true
+			}
+		}
+		return nil
+	})
+	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) && !due {
 		if err := os.Rename(src, dst); err == nil {
-			n := 0
-			_ = filepath.WalkDir(dst, func(_ string, d fs.DirEntry, err error) error {
-				if err == nil && d.Type().IsRegular() {
-					n++
-				}
-				return nil
-			})
-			return n, 0, nil
+			return merged{moved: count}, nil
 		} else if !errors.Is(err, syscall.EXDEV) {
-			return 0, 0, err
+			return n, err
 		}
 	}
 	var dirs []string
@@ -159,22 +184,29 @@ func mergeInto(src, dst string) (moved, kept int, err error) {
 			return nil
 		}
 		if _, err := os.Lstat(target); err == nil {
-			kept++
+			n.kept++
 			return nil
 		}
 		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 			return err
 		}
+		if fi, err := d.Info(); err == nil && conversation.Due(fi.ModTime(), m.now, m.keep) {
+			if err := copyFile(p, target); err != nil {
+				return err
+			}
+			n.copied++
+			return os.Chtimes(target, m.now, m.now)
+		}
 		if err := moveFile(p, target); err != nil {
 			return err
 		}
-		moved++
+		n.moved++
 		return nil
 	})
 	for i := len(dirs) - 1; i >= 0; i-- {
 		_ = os.Remove(dirs[i]) // only when empty
 	}
-	return moved, kept, err
+	return n, err
 }
 
 // moveFile renames a file, or copies and removes it across file systems

@@ -111,17 +111,6 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		return nil, fmt.Errorf("%s is the main worktree; only linked worktrees can be removed", e.Path)
 	}
 	name := filepath.Base(e.Path)
-	if e.Prunable {
-		// Its directory is gone, but git's record of it (and the runtime
-		// inside, with Claude's transcripts) is not: archive before pruning.
-		if admin := r.adminDir(e.Path); admin != "" {
-			notes, err := r.archive(admin, filepath.Base(admin), o, r.removed(e, "", "", o))
-			rm.Notes = append(rm.Notes, notes...)
-			if err != nil {
-				return nil, err
-			}
-		}
-	}
 	if o.Running != nil {
 		if accts := o.Running(e.Path); len(accts) > 0 {
 			// The close names the worktree: rm runs from anywhere in the repository.
@@ -162,6 +151,18 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		// must be found to archive them, as for any runtime.
 		if dir, acct := unfoundAsideAccount(gitDir, o); dir != "" {
 			return nil, &RemoveError{fmt.Sprintf("%s, a runtime set aside, holds conversations of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else --force removes them with the worktree", dir, acct, acct)}
+		}
+	}
+	if e.Prunable {
+		// Its directory is gone, but git's record of it (and the runtime
+		// inside, with Claude's transcripts) is not: archive before pruning,
+		// once nothing above refused.
+		if admin := r.adminDir(e.Path); admin != "" {
+			notes, err := r.archive(admin, filepath.Base(admin), o, r.removed(e, "", "", o))
+			rm.Notes = append(rm.Notes, notes...)
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	if !e.Prunable {
@@ -210,15 +211,15 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 				return nil, err
 			}
 			saved = ref
-			// A command that runs from anywhere (the worktree is gone, and
+			// Commands that run from anywhere (the worktree is gone, and
 			// checking out in the user's current worktree would move it).
-			gitDir := r.Root
-			if r.Bare {
-				gitDir = r.Common
+			// worktree new puts back the newest saved work of its name, this
+			// one, and drops the ref: the rescue applies until then.
+			again := ""
+			if m != nil && m.Slug != "" && fsx.SamePath(r.PathFor(m.Slug), e.Path) {
+				again = fmt.Sprintf("'claude-account worktree new %s' puts it back in the worktree made again (and drops the ref), or until then ", shell.Quote(m.Slug))
 			}
-			branch := "rescue/" + strings.TrimPrefix(ref, "refs/claude-account/wip/")
-			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; get it back in a worktree of its own with: git -C %s worktree add -b %s %s %s",
-				ref, shell.Quote(gitDir), branch, shell.Quote(e.Path), ref))
+			rm.Notes = append(rm.Notes, fmt.Sprintf("saved uncommitted work as %s; %sget it back in a worktree of its own with: %s", ref, again, r.rescue(e.Path, ref)))
 		}
 		notes, err := r.archive(gitDir, name, o, r.removed(e, base, saved, o))
 		rm.Notes = append(rm.Notes, notes...)
@@ -230,7 +231,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		if !e.Prunable {
 			return nil, err
 		}
-		if _, err := r.Git.Run("worktree", "prune"); err != nil {
+		if err := r.prune(e.Path); err != nil {
 			return nil, err
 		}
 	}
