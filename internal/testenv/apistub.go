@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,7 +47,7 @@ import (
 // ANTHROPIC_BASE_URL (measured on 2.0.77, 2.1.90, 2.1.330), so only a proxy
 // can answer it; every release honours HTTPS_PROXY for it.
 //
-// -ratelimit 5h=0.42@1900000000,7d=0.13@1900500000 adds to every answer
+// -ratelimit 5h=0.42@+3600,7d=0.13@1900500000 adds to every answer
 // the headers a subscriber's answers carry and Claude reads its usage from:
 // anthropic-ratelimit-unified-<window>-utilization (a fraction) and
 // -<window>-reset (epoch seconds), with -status allowed (read from the
@@ -565,6 +566,15 @@ func rateLimitHeaders(spec string) (http.Header, error) {
 		util, reset, ok2 := strings.Cut(rest, "@")
 		if !ok1 || !ok2 || (win != "5h" && win != "7d") {
 			return nil, fmt.Errorf("-ratelimit %s: want 5h=FRACTION@EPOCH,7d=FRACTION@EPOCH", spec)
+		}
+		if rel, ok := strings.CutPrefix(reset, "+"); ok {
+			// Seconds from now: 2.1.330 drops a reset more than a year
+			// ahead, or past.
+			n, err := strconv.ParseInt(rel, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("-ratelimit %s: %v", spec, err)
+			}
+			reset = strconv.FormatInt(time.Now().Unix()+n, 10)
 		}
 		h.Set("anthropic-ratelimit-unified-"+win+"-utilization", util)
 		h.Set("anthropic-ratelimit-unified-"+win+"-reset", reset)
