@@ -151,7 +151,7 @@ func (HelpCmd) Run(d *Deps) error { return dispatch(d, []string{"--help"}) }
 type exitCode int
 
 func dispatch(d *Deps, args []string) (err error) {
-	if len(args) == 6 && args[0] == "hook" && args[1] == "state" && args[2] == "--id" && args[4] == "--token" {
+	if (len(args) == 6 || len(args) == 7 && args[6] == "--notify") && args[0] == "hook" && args[1] == "state" && args[2] == "--id" && args[4] == "--token" {
 		// Every hook event of every session: no kong. First, so that a
 		// launcher installed as a hard link named claude<name> still
 		// answers its hooks; no prompt has this shape.

@@ -391,6 +391,18 @@ func Unclean(dir, key string, slots int) int64 {
 	return last
 }
 
+// Read returns what the lock file at path says of its holder, without
+// probing the lock: for a holder that knows it holds it (its session's
+// hooks). nil when it says nothing.
+func Read(path string) *Holder {
+	f, err := openLock(path, syscall.O_RDONLY)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	return readHolder(f)
+}
+
 // Probe returns the holder of the lock at path, or nil when it is free.
 func Probe(path string) *Holder {
 	f, err := openLock(path, syscall.O_RDONLY)
