@@ -42,6 +42,7 @@ type CLI struct {
 	Doctor   DoctorCmd   `cmd:"" help:"Find and fix what would stop Claude from working here."`
 	Close    CloseCmd    `cmd:"" help:"Stop the account's running Claude (this workspace, or --all)."`
 	Ps       PsCmd       `cmd:"" help:"List the running Claude sessions of every account: where, and whether they work or wait for you."`
+	Jump     JumpCmd     `cmd:"" help:"Switch this tmux client to a session's pane: the one named, or the one waiting longest."`
 	Sessions SessionsCmd `cmd:"" help:"List the conversations of this repository (or --all), wherever they are kept."`
 	Resume   ResumeCmd   `cmd:"" help:"Continue a conversation wherever it is kept, in its worktree (made again if removed), on its account or another."`
 	Worktree WorktreeCmd `cmd:"" help:"Make, list, remove and sweep worktrees for parallel sessions."`
