@@ -56,7 +56,10 @@ type Config struct {
 	StatusLine bool `toml:"statusline,omitempty"`
 	// Usage = false stops recording the account's rate limits (the status
 	// line that records them takes a row of Claude's screen).
-	Usage    *bool    `toml:"usage,omitempty"`
+	Usage *bool `toml:"usage,omitempty"`
+	// Notify shows a desktop notification when a session of the account
+	// starts to wait for its user (notify-send, or osascript on macOS).
+	Notify   bool     `toml:"notify,omitempty"`
 	Worktree Worktree `toml:"worktree"`
 }
 
@@ -317,7 +320,8 @@ func Init(name, dir string) error {
 		// sees and edits; absent, it is off (accounts made before, and
 		// home-manager's, whose option says so).
 		{FileName, fmt.Sprintf("# Launcher settings for the %q account; see README-CLAUDE-CODE.md.\nname = %q\n"+
-			"# claude-account statusline as each session's status line, unless settings.json has one of its own.\nstatusline = true\n", name, name), 0o644},
+			"# claude-account statusline as each session's status line, unless settings.json has one of its own.\nstatusline = true\n"+
+			"# A desktop notification when a session starts to wait for you (notify-send; osascript on macOS).\n# notify = true\n", name, name), 0o644},
 		{"settings.json", "{}\n", 0o600},
 		{".mcp.json", "{\n  \"mcpServers\": {}\n}\n", 0o600},
 	}

@@ -27,7 +27,8 @@ type PsCmd struct {
 func (c *PsCmd) Help() string {
 	return `Lists every Claude the launcher started on this machine that runs now, of every account and
 worktree, the ones waiting for you first: its state, since when, the account, the worktree's
-name and branch, Claude's PID and the worktree's path. A worktree the session made itself
+name and branch, Claude's PID, its tmux pane (PANE, for a session started in tmux: where
+'claude-account jump' goes) and the worktree's path. A worktree the session made itself
 (claude --worktree, agents with isolation: "worktree") shows on a line of its own under it.
 
 The state comes from Claude's own hooks, which the launcher passes to each session (never
@@ -81,12 +82,12 @@ func (c *PsCmd) Run(d *Deps) error {
 		_ = tb.Flush()
 	}()
 	tb := d.stdout().Table()
-	tb.Row("STATE", "SINCE", "ACCOUNT", "WORKTREE", "BRANCH", "PID", "PATH")
+	tb.Row("STATE", "SINCE", "ACCOUNT", "WORKTREE", "BRANCH", "PID", "PANE", "PATH")
 	for _, in := range infos {
 		tb.Row(in.State, since(d.Now(), in.Since), in.Account,
-			orDash(worktreeName(in)), orDash(in.Branch), strconv.Itoa(in.PID), orDash(d.Env.TildePath(in.Path)))
+			orDash(worktreeName(in)), orDash(in.Branch), strconv.Itoa(in.PID), orDash(in.Pane), orDash(d.Env.TildePath(in.Path)))
 		for _, w := range in.Worktrees {
-			tb.Row("", "", "", "└ "+orDash(worktree.Flatten(w.Slug)), orDash(w.Branch), "", d.Env.TildePath(w.Path))
+			tb.Row("", "", "", "└ "+orDash(worktree.Flatten(w.Slug)), orDash(w.Branch), "", "", d.Env.TildePath(w.Path))
 		}
 	}
 	return tb.Flush()

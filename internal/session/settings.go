@@ -66,6 +66,9 @@ type Spec struct {
 	// (statusline --record-only), keeping that one's Padding.
 	Usage   string
 	Padding string // a JSON number, or ""
+	// Notify makes the state hook notify the user when the session starts
+	// to wait (hook state --notify; account.toml notify = true).
+	Notify bool
 	// WorktreeHooks adds the WorktreeCreate and WorktreeRemove hooks, with
 	// these arguments after the verb (" --account max"); "" leaves them out.
 	WorktreeHooks string
@@ -76,7 +79,11 @@ type Spec struct {
 func (s Spec) JSON() []byte {
 	exe := shell.Quote(s.Exe)
 	// One entry, encoded once, for every event.
-	state := hookEntry(exe + " hook state --id " + s.ID + " --token " + s.Token)
+	stateCmd := exe + " hook state --id " + s.ID + " --token " + s.Token
+	if s.Notify {
+		stateCmd += " --notify"
+	}
+	state := hookEntry(stateCmd)
 	var hooks []jsonx.Field
 	for _, e := range Events {
 		if !s.Claude.Has(e.Since) {

@@ -176,6 +176,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"mkclaude":    mkclaude,
 		"archivedir":  archivedir,
 		"suggested":   suggested,
+		"ondone":      ondone,
 	}
 }
 
@@ -381,6 +382,21 @@ func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s did not appear (or match) within %s", args[0], Patience)
+}
+
+// ondone COMMAND [ARGS…]: run COMMAND when the script ends, passed or
+// failed, before its background commands are waited for: the cleanup of what
+// outlives a failed script (ondone tmux -S $WORK/tmux.sock kill-server).
+func ondone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: ondone COMMAND [ARGS…]")
+	}
+	dir := ts.MkAbs(".")
+	ts.Defer(func() {
+		c := exec.Command(args[0], args[1:]...)
+		c.Dir = dir
+		_ = c.Run()
+	})
 }
 
 // suggested FILE: run, as a user pasting it would (sh -c, in the current
