@@ -133,6 +133,9 @@ func ValidateName(name string) error {
 			return fmt.Errorf("account name %q is not valid: use lower-case letters, digits, '-' and '_', starting with a letter or digit", name)
 		}
 	}
+	if name == "auto" {
+		return errors.New(`"auto" cannot name an account: --account auto picks the account with the most headroom; choose another name`)
+	}
 	if len(name) > MaxNameLen {
 		return fmt.Errorf("account name %q is %d characters long; the limit is %d (the name is part of each session's id, which Claude's state hook takes up to 200 characters)", name, len(name), MaxNameLen)
 	}

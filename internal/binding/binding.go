@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -338,6 +339,47 @@ type ConflictError struct {
 func (c *ConflictError) Error() string {
 	return fmt.Sprintf("%s is bound to account %q by %s (Nix); change programs.claude-code.accounts.%s.directories instead",
 		c.Dir, c.Binding.Account, c.File, c.Binding.Account)
+}
+
+// Accounts is every account bound to the directory b binds, b's own first,
+// then the others in the files' order (declared first): a directory may be
+// bound to several, among which a launch picks by headroom.
+func Accounts(e env.Env, b Binding) ([]string, error) {
+	bs, err := ReadAll(e)
+	if err != nil {
+		return nil, err
+	}
+	root := Canonical(Expand(e, b.Dir))
+	out := []string{b.Account}
+	for _, o := range bs {
+		if !slices.Contains(out, o.Account) && Canonical(Expand(e, o.Dir)) == root {
+			out = append(out, o.Account)
+		}
+	}
+	return out, nil
+}
+
+// Also binds dir (canonical, absolute) to account beside the accounts it is
+// bound to already, Nix's included; added is false when it was one of them.
+func Also(e env.Env, dir, acct string) (added bool, err error) {
+	if err := validName(acct); err != nil {
+		return false, err
+	}
+	release, err := lock.Wait(lock.Dir(e), "bindings.state")
+	if err != nil {
+		return false, err
+	}
+	defer release()
+	decl, own, err := readSplit(e)
+	if err != nil {
+		return false, err
+	}
+	for _, b := range append(decl, own...) {
+		if b.Account == acct && Canonical(Expand(e, b.Dir)) == dir {
+			return false, nil
+		}
+	}
+	return true, write(e, append(own, Binding{Dir: dir, Account: acct}))
 }
 
 // Bind binds dir (canonical, absolute) to account in the bindings file and
