@@ -14,6 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitcmd"
 	"github.com/claude-account/claude-account/internal/gitctx"
@@ -91,6 +92,15 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 		}
 	}
 	line := statusLine(d, in, !c.NoGit)
+	if c.Usage == "" {
+		// Named in settings.json (home-manager's statusLine option): the
+		// account's figures, which the launcher's own line records.
+		if acct, _, _ := strings.Cut(line, " · "); acct != "?" {
+			if dir, err := binding.AccountDir(d.Env, acct); err == nil {
+				used, _ = usage.Read(dir)
+			}
+		}
+	}
 	if s := used.Short(d.Now()); s != "" {
 		if used.Busiest(d.Now()) >= usage.Warn {
 			s = "⚠ " + s
