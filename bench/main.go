@@ -8,9 +8,10 @@
 // min–max and ratios are reported, so a noisy shared machine shows as spread
 // rather than as a wrong ratio.
 //
-// A launch is reported three ways: the whole run, the time to Claude's exec
-// (from the harness starting the launcher to the stub Claude's main), and the
-// time after Claude exits (from the stub's exit to the launcher's). The stub
+// A launch is reported three ways, each as a ratio of medians to the floor's
+// measured in the same run: the whole run, the time to Claude's exec (from
+// the harness starting the launcher to the stub Claude's main), and the time
+// after Claude exits (from the stub's exit to the launcher's). The stub
 // (bench/stub) writes its clock readings when BENCH_TIMES names a file; its
 // own start-up cost is the same under every launcher and drops out of the
 // differences.

@@ -127,9 +127,10 @@ func report(res []result, label, ref string) {
 }
 
 // phases prints, for the timed variants, the time to Claude's exec and the
-// time after it exits, with each launcher's difference from the floor's.
+// time after it exits, each as a ratio of medians to the floor's (measured
+// in the same run, interleaved) and as the difference from it.
 func phases(res []result) {
-	fmt.Println("| phase | variant | median | min–max | − floor (medians) |\n|---|---|---|---|---|")
+	fmt.Println("| phase | variant | median | min–max | × floor (medians) | − floor |\n|---|---|---|---|---|---|")
 	for _, phase := range []string{"to Claude's exec", "after Claude exits"} {
 		var floor time.Duration
 		for j, r := range res {
@@ -141,14 +142,15 @@ func phases(res []result) {
 				continue
 			}
 			m := median(ds)
-			diff := "(floor)"
+			ratio, diff := "1 (floor)", ""
 			if j == 0 {
 				floor = m
 			} else {
+				ratio = fmt.Sprintf("%.2f×", ratioOf(m, floor))
 				diff = fmt.Sprintf("%+.2f ms", float64((m-floor).Microseconds())/1000)
 			}
 			s := sorted(ds)
-			fmt.Printf("| %s | %s | %s | %s–%s | %s |\n", phase, r.name, ms(m), ms(s[0]), ms(s[len(s)-1]), diff)
+			fmt.Printf("| %s | %s | %s | %s–%s | %s | %s |\n", phase, r.name, ms(m), ms(s[0]), ms(s[len(s)-1]), ratio, diff)
 		}
 	}
 	fmt.Println()

@@ -25,6 +25,8 @@ type Proc struct {
 	Comm string // the kernel's name for it (Linux: at most 15 bytes; macOS: 16)
 	Cwd  string // "" when it cannot be read (another user's process)
 	Node bool   // a node process running Claude Code's cli.js under its own name
+	// Native: a native Claude under another name (nativeClaude).
+	Native bool
 	// Unknown: a process of ours whose working directory could not be read
 	// (macOS without lsof): it may work anywhere.
 	Unknown bool
@@ -35,9 +37,42 @@ type Proc struct {
 // releases set their process title to claude (measured on Linux with
 // 2.0.77, 2.1.90, 2.1.197 and 2.1.330; macOS keeps node's name in the
 // process table and the title in argv). A node process that did not rename
-// itself is Claude when it runs the package's cli.js.
+// itself is Claude when it runs the package's cli.js; a native one that
+// the kernel names otherwise is Claude when its command line says so
+// (nativeClaude).
 func (p Proc) Claude() bool {
-	return p.Comm == "claude" || p.Comm == "claude.exe" || p.Node
+	return p.namedClaude() || p.Node || p.Native
+}
+
+// namedClaude reports whether the kernel names p Claude.
+func (p Proc) namedClaude() bool { return p.Comm == "claude" || p.Comm == "claude.exe" }
+
+// nativeClaude reports whether a process the kernel does not name claude
+// is a native Claude, from its executable's path (exe: Linux's
+// /proc/PID/exe, the path macOS's kern.procargs2 gives) and argv. The
+// kernel's name is the executable's file name: Linux takes it from the path
+// exec was given, macOS from the file behind any link, so the native
+// installer's ~/.local/bin/claude → ~/.local/share/claude/versions/2.1.233
+// is "2.1.233" on macOS (and on Linux when started by that path, measured
+// with 2.1.330, which does not rename itself), and Nix's wrapper execs
+// .claude-wrapped. Such a process is Claude when argv[0], which the shell
+// or the wrapper (exec -a "$0") sets to the name the user typed, is claude,
+// or when the executable or argv[0] lies in a claude/versions dir.
+func nativeClaude(exe string, argv []string) bool {
+	paths := []string{exe}
+	if len(argv) > 0 {
+		a0 := filepath.ToSlash(argv[0])
+		if b := path.Base(a0); b == "claude" || b == "claude.exe" {
+			return true
+		}
+		paths = append(paths, a0)
+	}
+	for _, p := range paths {
+		if strings.Contains(filepath.ToSlash(p), "/claude/versions/") {
+			return true
+		}
+	}
+	return false
 }
 
 // Snapshot is every process readable at one moment.

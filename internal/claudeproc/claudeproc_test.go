@@ -1,6 +1,7 @@
 package claudeproc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -154,11 +155,39 @@ func FuzzParseProcArgs(f *testing.F) {
 	f.Add([]byte("\xff\xff\xff\xff/x\x00a\x00"))
 	f.Add([]byte("\x05\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		args := parseProcArgs(b)
+		exe, args := parseProcArgs(b)
 		if len(args) > 0 && len(args) > int(int32(binary.LittleEndian.Uint32(b))) {
 			t.Fatalf("%d args from %q", len(args), b)
 		}
+		if strings.IndexByte(exe, 0) >= 0 || exe != "" && !bytes.Contains(b, []byte(exe+"\x00")) {
+			t.Fatalf("exe %q from %q", exe, b)
+		}
 	})
+}
+
+// TestNativeClaude: a process the kernel does not name claude is a native
+// Claude when its command line says so, and only then.
+func TestNativeClaude(t *testing.T) {
+	for _, c := range []struct {
+		exe  string
+		argv []string
+		want bool
+	}{
+		{"/Users/u/.local/share/claude/versions/2.1.233", []string{"claude", "-w"}, true}, // typed claude, the link's target runs
+		{"/Users/u/.local/share/claude/versions/2.1.233", []string{"/Users/u/.local/share/claude/versions/2.1.233"}, true},
+		{"", []string{"/home/u/.local/share/claude/versions/2.1.330", "-p", "hi"}, true}, // Linux: argv, exe unreadable
+		{"/nix/store/abc-claude-code-bin-2.1.233/bin/.claude-wrapped", []string{"/Users/u/.nix-profile/bin/claude"}, true},
+		{"/opt/bin/x", []string{`C:\Users\u\claude.exe`}, false},                               // not a path separator here
+		{"/opt/tool/versions/1.2.3", []string{"/opt/tool/versions/1.2.3"}, false},              // another program's versions dir
+		{"/usr/local/bin/claude-account", []string{"claude-account", "worktree", "rm"}, false}, // the launcher
+		{"/bin/sh", []string{"/bin/sh", "/Users/u/bin/claude"}, false},                         // a wrapper script: its child is Claude
+		{"/usr/bin/vim", []string{"vim", "/Users/u/.local/share/claude/versions/notes"}, false},
+		{"", nil, false},
+	} {
+		if got := nativeClaude(c.exe, c.argv); got != c.want {
+			t.Errorf("nativeClaude(%q, %q) = %v, want %v", c.exe, c.argv, got, c.want)
+		}
+	}
 }
 
 // FuzzLsofQuote: a quoted path holds printable ASCII only (what lsof

@@ -25,10 +25,10 @@ func Current() *Snapshot {
 	return fromTable(table, os.Getpid(), os.Getuid(), darwinSources{argv: procArgs, cwds: cwds, alive: alive})
 }
 
-func procArgs(pid int) []string {
+func procArgs(pid int) (string, []string) {
 	b, err := unix.SysctlRaw("kern.procargs2", pid)
 	if err != nil {
-		return nil
+		return "", nil
 	}
 	return parseProcArgs(b)
 }

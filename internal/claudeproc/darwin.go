@@ -35,8 +35,9 @@ type kinfo struct {
 
 // darwinSources reads what kern.proc.all does not say.
 type darwinSources struct {
-	// argv is a process's arguments (kern.procargs2); nil when unreadable.
-	argv func(pid int) []string
+	// argv is a process's executable path and arguments
+	// (kern.procargs2); nil when unreadable.
+	argv func(pid int) (exe string, args []string)
 	// cwds gives the working directories of pids, as lsof writes them; a
 	// pid it does not name is unknown.
 	cwds func(pids []int) (map[int]string, error)
@@ -51,8 +52,15 @@ func fromTable(table []kinfo, me, uid int, src darwinSources) *Snapshot {
 	procs := make([]Proc, 0, len(table))
 	for _, k := range table {
 		p := Proc{PID: k.PID, PPID: k.PPID, Comm: k.Comm}
-		if k.UID == uid && (p.Comm == "node" || p.Comm == "nodejs") && src.argv != nil {
-			p.Node = runsCLI(src.argv(k.PID))
+		if k.UID == uid && !p.namedClaude() && src.argv != nil {
+			// A native Claude is named for the file behind its link
+			// (2.1.233): its arguments tell (nativeClaude).
+			exe, args := src.argv(k.PID)
+			if p.Comm == "node" || p.Comm == "nodejs" {
+				p.Node = runsCLI(args)
+			} else {
+				p.Native = nativeClaude(exe, args)
+			}
 		}
 		procs = append(procs, p)
 	}
@@ -200,21 +208,20 @@ func lsofQuote(s string) string {
 // parseProcArgs reads kern.procargs2: argc (a 32-bit int, little-endian
 // on both Macs), the executable's path, NUL padding, then argc
 // NUL-terminated arguments (and the environment, not read).
-func parseProcArgs(b []byte) []string {
+func parseProcArgs(b []byte) (exe string, args []string) {
 	if len(b) < 4 {
-		return nil
+		return "", nil
 	}
 	argc := int(int32(binary.LittleEndian.Uint32(b)))
 	rest := b[4:]
 	i := bytes.IndexByte(rest, 0)
 	if argc <= 0 || i < 0 {
-		return nil
+		return "", nil
 	}
-	rest = rest[i:]
+	exe, rest = string(rest[:i]), rest[i:]
 	for len(rest) > 0 && rest[0] == 0 {
 		rest = rest[1:]
 	}
-	var args []string
 	for len(args) < argc && len(rest) > 0 {
 		j := bytes.IndexByte(rest, 0)
 		if j < 0 {
@@ -224,5 +231,5 @@ func parseProcArgs(b []byte) []string {
 		args = append(args, string(rest[:j]))
 		rest = rest[j+1:]
 	}
-	return args
+	return exe, args
 }

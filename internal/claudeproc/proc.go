@@ -34,9 +34,17 @@ func Scan(procDir string) (*Snapshot, error) {
 		if cwd, err := os.Readlink(filepath.Join(dir, "cwd")); err == nil && !strings.HasSuffix(cwd, " (deleted)") {
 			p.Cwd = cwd
 		}
-		if p.Comm == "node" || p.Comm == "nodejs" {
+		// The command line of a process of ours (one whose working
+		// directory could be read) that the kernel does not name claude.
+		if !p.namedClaude() && p.Cwd != "" {
 			if cmd, err := os.ReadFile(filepath.Join(dir, "cmdline")); err == nil {
-				p.Node = runsCLI(strings.Split(string(cmd), "\x00"))
+				args := strings.Split(string(cmd), "\x00")
+				if p.Comm == "node" || p.Comm == "nodejs" {
+					p.Node = runsCLI(args)
+				} else {
+					exe, _ := os.Readlink(filepath.Join(dir, "exe"))
+					p.Native = nativeClaude(strings.TrimSuffix(exe, " (deleted)"), args)
+				}
 			}
 		}
 		procs = append(procs, p)

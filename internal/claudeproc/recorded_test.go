@@ -13,7 +13,8 @@ import (
 )
 
 // TestRecordedLinux reads a /proc recorded with real Claude Code processes
-// (testdata/record-linux.sh: 2.1.330 native, 2.0.77 node) through Scan.
+// (testdata/record-linux.sh: 2.1.330 native, laid out as its installer
+// does, also started by its own path; 2.0.77 node) through Scan.
 func TestRecordedLinux(t *testing.T) {
 	ar, err := txtar.ParseFile(filepath.Join("testdata", "linux-proc.txtar"))
 	if err != nil {
@@ -27,7 +28,7 @@ func TestRecordedLinux(t *testing.T) {
 		}
 		data := string(f.Data)
 		switch filepath.Base(f.Name) {
-		case "cwd":
+		case "cwd", "exe":
 			err = os.Symlink(strings.TrimSuffix(data, "\n"), path)
 		case "cmdline":
 			err = os.WriteFile(path, []byte(strings.ReplaceAll(data, "\n", "\x00")), 0o644)
@@ -53,15 +54,16 @@ func TestRecordedLinux(t *testing.T) {
 	}
 	const repo = "/tmp/claudeproc-rec/repo"
 	wt := repo + "/.claude/worktrees/"
-	main, fix, node := pid(repo), pid(wt+"fix"), pid(wt+"node")
+	main, fix, versioned, node := pid(repo), pid(wt+"fix"), pid(wt+"versioned"), pid(wt+"node")
 	for _, c := range []struct {
 		dir  string
 		want []int
 	}{
-		{wt + "agent", []int{main}}, // the main worktree's Claude, through its tool
-		{wt + "fix", []int{fix}},    // claude -w (native)
-		{wt + "node", []int{node}},  // a node release, renamed claude
-		{wt + "shell", []int{}},     // a sleep of the user's
+		{wt + "agent", []int{main}},          // the main worktree's Claude, through its tool
+		{wt + "fix", []int{fix}},             // claude -w (native)
+		{wt + "versioned", []int{versioned}}, // native, started by its versions/2.1.330 file and named so
+		{wt + "node", []int{node}},           // a node release, renamed claude
+		{wt + "shell", []int{}},              // a sleep of the user's
 		{wt + "none", []int{}},
 	} {
 		got, err := s.In(c.dir)
@@ -69,7 +71,7 @@ func TestRecordedLinux(t *testing.T) {
 			t.Errorf("In(%s) = %v, %v; want %v", c.dir, got, err, c.want)
 		}
 	}
-	for _, p := range []int{main, fix, node} {
+	for _, p := range []int{main, fix, versioned, node} {
 		if !s.procs[p].Claude() {
 			t.Errorf("PID %d (%s) is not taken for Claude", p, s.procs[p].Comm)
 		}
@@ -78,11 +80,13 @@ func TestRecordedLinux(t *testing.T) {
 
 // darwinTable is a macOS process table in testdata/darwin-*.txtar: kern.proc
 // ("pid ppid uid comm" a line, as kern.proc.all gives them), argv/<pid>
-// (one argument a line; the test lays them out as kern.procargs2 does),
+// (one argument a line; the test lays them out as kern.procargs2 does,
+// after the executable's path exe/<pid>, else node's),
 // lsof (what lsof -F n prints for the pids asked) and asked (those pids).
 type darwinTable struct {
 	table []kinfo
 	args  map[int][]string
+	exe   map[int]string
 	lsof  []byte
 	asked string
 	dead  map[int]bool
@@ -94,7 +98,7 @@ func readDarwin(t *testing.T, name string) darwinTable {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := darwinTable{args: map[int][]string{}, dead: map[int]bool{}}
+	d := darwinTable{args: map[int][]string{}, exe: map[int]string{}, dead: map[int]bool{}}
 	for _, f := range ar.Files {
 		switch {
 		case f.Name == "kern.proc":
@@ -111,6 +115,9 @@ func readDarwin(t *testing.T, name string) darwinTable {
 		case strings.HasPrefix(f.Name, "argv/"):
 			pid, _ := strconv.Atoi(strings.TrimPrefix(f.Name, "argv/"))
 			d.args[pid] = strings.Split(strings.TrimSuffix(string(f.Data), "\n"), "\n")
+		case strings.HasPrefix(f.Name, "exe/"):
+			pid, _ := strconv.Atoi(strings.TrimPrefix(f.Name, "exe/"))
+			d.exe[pid] = strings.TrimSpace(string(f.Data))
 		case f.Name == "lsof":
 			d.lsof = f.Data
 		case f.Name == "asked":
@@ -127,9 +134,9 @@ func readDarwin(t *testing.T, name string) darwinTable {
 
 // procargs2 lays argv out as macOS's kern.procargs2 does: argc, the
 // executable's path, NUL padding to a word, the arguments, the environment.
-func procargs2(argv []string) []byte {
+func procargs2(exe string, argv []string) []byte {
 	b := []byte{byte(len(argv)), 0, 0, 0}
-	b = append(b, "/usr/local/bin/node\x00"...)
+	b = append(b, exe+"\x00"...)
 	for len(b)%8 != 0 {
 		b = append(b, 0)
 	}
@@ -142,7 +149,13 @@ func procargs2(argv []string) []byte {
 func (d darwinTable) sources(t *testing.T, lsofErr error) (darwinSources, *[]string) {
 	var asked []string
 	return darwinSources{
-		argv: func(pid int) []string { return parseProcArgs(procargs2(d.args[pid])) },
+		argv: func(pid int) (string, []string) {
+			exe, ok := d.exe[pid]
+			if !ok {
+				exe = "/usr/local/bin/node"
+			}
+			return parseProcArgs(procargs2(exe, d.args[pid]))
+		},
 		cwds: func(pids []int) (map[int]string, error) {
 			asked = append(asked, strings.Join(lsofArgs(pids), " "))
 			if lsofErr != nil {
@@ -160,7 +173,8 @@ func (d darwinTable) sources(t *testing.T, lsofErr error) (darwinSources, *[]str
 // worktree, claude -w in another, node releases before and after they set
 // their title (macOS keeps "node" in the table), a node server and a shell
 // that are not Claude, another user's Claude, a Claude that ended before
-// lsof looked, and names lsof escapes.
+// lsof looked, names lsof escapes, and native Claudes the kernel names for
+// their file (2.1.233, .claude-wrapped) beside a program that is not.
 func TestDarwinTable(t *testing.T) {
 	d := readDarwin(t, "darwin-table.txtar")
 	src, asked := d.sources(t, nil)
@@ -184,7 +198,10 @@ func TestDarwinTable(t *testing.T) {
 		{wt + `café\x`, []int{590}},
 		{wt + "a^Bc", []int{595}},
 		{wt + "asker", []int{}}, // the Claude that runs this command
-		{"/Users/u/src/app", []int{500, 510, 520, 530, 590, 595}},
+		{wt + "native", []int{600}},
+		{wt + "native-path", []int{610}},
+		{wt + "nix", []int{620}},
+		{"/Users/u/src/app", []int{500, 510, 520, 530, 590, 595, 600, 610, 620}},
 	} {
 		got, err := s.In(c.dir)
 		if err != nil || !reflect.DeepEqual(got, c.want) {
@@ -220,7 +237,7 @@ func TestDarwinWithoutLsof(t *testing.T) {
 
 	var none []kinfo
 	for _, k := range d.table {
-		if k.UID != 501 || k.Comm != "claude" && k.Comm != "node" {
+		if k.UID != 501 || k.Comm != "claude" && k.Comm != "node" && !strings.Contains(d.exe[k.PID], "claude") {
 			none = append(none, k)
 		}
 	}

@@ -114,6 +114,14 @@ func (c cache) save(file string) {
 // A release the files told is not learned over: a launch does not read what
 // was learned when the files tell (doctor's --version catches a wrapper
 // whose files mislead: claude-release-differs).
+//
+// A cached `claude --version` answer that is not the release seen running
+// is dropped: behind a wrapper that picks its Claude when it runs (reads a
+// file, asks a version manager), an upgrade leaves every file the answer is
+// keyed by unchanged, so it would be taken in every directory where nothing
+// ran yet. The next launch there asks again, once (a version manager's
+// shim, whose answer in / is right for most directories, is asked again
+// after each directory it pins otherwise is first seen).
 func Learn(cacheFile string, b Binary, dir string, ran Version) bool {
 	if cacheFile == "" || dir == "" || len(b.chain) == 0 || b.Known && b.From != FromVersionFlag && b.From != FromRunning {
 		return false
@@ -134,6 +142,9 @@ func Learn(cacheFile string, b Binary, dir string, ran Version) bool {
 			e.Ran = map[string]ranEntry{}
 		}
 		e.Ran[dir] = ranEntry{Version: ran.String(), At: time.Now().UTC()}
+		if e.Version != ran.String() {
+			e.Version = ""
+		}
 		for len(e.Ran) > maxRan {
 			oldest := ""
 			for d, r := range e.Ran {

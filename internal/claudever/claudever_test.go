@@ -257,6 +257,34 @@ func TestLearn(t *testing.T) {
 	}
 }
 
+// TestLearnDropsAStaleAnswer: behind a wrapper whose files stay the same
+// through an upgrade, the release seen running replaces the cached
+// --version answer everywhere, not only where it ran.
+func TestLearnDropsAStaleAnswer(t *testing.T) {
+	dir := t.TempDir()
+	bin, answer := filepath.Join(dir, "wrapper"), filepath.Join(dir, "answer")
+	must(t, os.WriteFile(bin, []byte("#!/bin/sh\ncat "+answer+"\n"), 0o755))
+	must(t, os.WriteFile(answer, []byte("2.0.77 (Claude Code)\n"), 0o644))
+	cache := filepath.Join(dir, "c.json")
+	b := IdentifyWith(bin, Options{Cache: cache, Dir: "/src/app"})
+	if b.Version != V(2, 0, 77) || b.From != FromVersionFlag {
+		t.Fatalf("%+v", b)
+	}
+	must(t, os.WriteFile(answer, []byte("2.1.331 (Claude Code)\n"), 0o644)) // the upgrade
+	if b := IdentifyWith(bin, Options{Cache: cache, Dir: "/src/other"}); b.Version != V(2, 0, 77) {
+		t.Fatalf("before it ran: %+v", b) // the cache is kept while nothing says otherwise
+	}
+	if !Learn(cache, b, "/src/app", V(2, 1, 331)) {
+		t.Fatal("nothing learned")
+	}
+	if b := IdentifyWith(bin, Options{Cache: cache, Dir: "/src/other"}); b.Version != V(2, 1, 331) || b.From != FromVersionFlag {
+		t.Fatalf("another dir after it ran: %+v", b)
+	}
+	if b := IdentifyWith(bin, Options{Cache: cache, Dir: "/src/app"}); b.Version != V(2, 1, 331) {
+		t.Fatalf("where it ran: %+v", b)
+	}
+}
+
 func FuzzParseVersionOutput(f *testing.F) {
 	for _, s := range []string{"2.1.90 (Claude Code)\n", "Now using node v20.20.2 (npm v10.8.2)\n2.0.77 (Claude Code)\n", "1.2.3-rc.1 (Claude Code)", "(Claude Code)"} {
 		f.Add(s)

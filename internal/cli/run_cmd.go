@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/binding"
-	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/shell"
@@ -110,9 +109,6 @@ func (c *RunCmd) Run(d *Deps) error {
 	}
 	bin, err := ws.FindClaude()
 	if err != nil {
-		return err
-	}
-	if err := configdir.KeychainDefaultDir(ws.Account.Dir, d.Env.Home(), bin); err != nil {
 		return err
 	}
 	io := launchIO(d)

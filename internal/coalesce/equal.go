@@ -35,11 +35,11 @@ func Equal(a, b []byte) bool {
 	return equalValue(va, vb)
 }
 
-// validValue reports whether raw is one valid JSON value; raw is small.
-func validValue(raw []byte) bool {
-	_, ok := decode(raw)
-	return ok
-}
+// validValue reports whether raw is one valid JSON value: valid, which
+// FuzzValid holds to encoding/json, without decoding it (identical bytes
+// are the common case of a launch in sync, where decoding them was about 8%
+// of its CPU).
+func validValue(raw []byte) bool { return valid(raw) }
 
 func trimSpace(b []byte) []byte {
 	i, j := 0, len(b)

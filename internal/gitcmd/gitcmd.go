@@ -52,7 +52,9 @@
 //
 // The same holds for the repositories git itself enters: the configuration
 // of every submodule git dir (<gitdir>/modules/…) is read too, and the
-// settings travel to git's children in the environment.
+// settings travel to git's children in the environment. git status, which
+// would enter every submodule checked out wherever its git dir is, is kept
+// out of them (see noSubmoduleStatus).
 //
 // Not reached by any command allowed here, so not overridden: core.editor
 // and sequence.editor (nothing edits), gpg.program (commit-tree is given
@@ -123,6 +125,15 @@ func (g Git) Run(ctx context.Context, stdin io.Reader, args ...string) (stdout, 
 	case args[0] == "fetch" && len(p.UploadPack) > 0:
 		// The command line wins over the remote's first value.
 		args = append([]string{"fetch", "--upload-pack=git-upload-pack"}, args[1:]...)
+	case args[0] == "status":
+		// git status starts `git status` in each submodule, whose own
+		// configuration plan cannot read (see noSubmoduleStatus).
+		for _, a := range args[1:] {
+			if strings.HasPrefix(a, "--ignore-submodules") {
+				return nil, nil, fmt.Errorf("gitcmd: git status %s: the submodules' status is gitcmd's to decide", a)
+			}
+		}
+		args = append([]string{"status", noSubmoduleStatus}, args[1:]...)
 	case args[0] == "submodule" && len(p.SubmoduleUploadPack) > 0:
 		// A fetch inside a submodule takes no option from here.
 		k := p.SubmoduleUploadPack[0]
@@ -131,6 +142,22 @@ func (g Git) Run(ctx context.Context, stdin io.Reader, args ...string) (stdout, 
 	env := withConfig(g.Env, p.Settings, append([]string{"GIT_TERMINAL_PROMPT=0"}, p.Env...))
 	return run(ctx, g.Dir, env, stdin, g.argv(args))
 }
+
+// noSubmoduleStatus keeps git status out of submodules. Without it git
+// starts `git status` in each submodule checked out (every gitlink in the
+// index whose directory holds a .git), and that git reads the submodule's
+// own configuration, which may name a filter. Only a submodule git dir
+// under <gitdir>/modules is found without reading the index (see locate);
+// one inside the submodule's work tree (git submodule add of an existing
+// repository, an archive) or wherever its .git file points is not, so its
+// filter.<x>.clean could not be neutralised by name. With "dirty", git
+// compares only the submodule's HEAD with the gitlink, reading its refs and
+// starting nothing: a submodule on another commit still shows, one with
+// uncommitted changes does not. The callers that must know a submodule's
+// changes ask it themselves (worktree rm's checkNested), in a git of its
+// own whose configuration plan reads. A command-line option wins over
+// diff.ignoreSubmodules and .gitmodules' submodule.<name>.ignore.
+const noSubmoduleStatus = "--ignore-submodules=dirty"
 
 func (g Git) argv(args []string) []string {
 	if g.GitDir == "" {

@@ -263,6 +263,22 @@ func TestRunRefusesCommandsNotChecked(t *testing.T) {
 	}
 }
 
+// TestStatusKeepsOutOfSubmodules: git status must not start a git in a
+// submodule, whose configuration plan may not have read, and no caller can
+// let it.
+func TestStatusKeepsOutOfSubmodules(t *testing.T) {
+	f := newFixture(t)
+	g := Git{Dir: f.repo, Env: f.env}
+	for _, opt := range []string{"--ignore-submodules=none", "--ignore-submodules"} {
+		if _, _, err := g.Run(context.Background(), nil, "status", "--porcelain", opt); err == nil {
+			t.Errorf("git status %s ran", opt)
+		}
+	}
+	if _, _, err := g.Run(context.Background(), nil, "status", "--porcelain"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestWithConfigAppendsToTheUsers(t *testing.T) {
 	got := withConfig([]string{"A=1", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=x.y", "GIT_CONFIG_VALUE_0=z", "GIT_TERMINAL_PROMPT=1"},
 		[]Setting{{"filter.a=b.clean", ""}}, []string{"GIT_TERMINAL_PROMPT=0"})

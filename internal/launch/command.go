@@ -20,20 +20,23 @@ import (
 // runs on the config dir as the session keeps it, and says so; the next
 // session applies what waits. FindClaude has run.
 func (w *Workspace) Command(args []string, io IO) (Status, error) {
+	if err := w.Launchable(); err != nil {
+		return Status{}, err
+	}
+	sigs := CatchSignals()
+	defer func() { go sigs.Stop() }()
 	applied, busy, err := w.prepareCommand(io)
 	if err != nil {
 		return Status{}, err
 	}
 	w.warnRelease(io)
 	stamp := configdir.Stamp(w.Layout)
-	hold := HoldSignals()
-	defer hold()
 	st, err := Run(Spec{
 		Path: w.Claude.Path, Args: args, Env: w.ClaudeEnv().List(), Dir: w.dir,
-		Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr,
+		Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr, Signals: sigs,
 	})
 	switch {
-	case err == nil && applied && !busy:
+	case err == nil && applied && !busy && !st.Stopped:
 		// 'mcp add -s user' shares its server with the account's other
 		// worktrees, as a session's would; with a session running here,
 		// that session's own after-exit pass takes it in when it ends.
@@ -44,7 +47,6 @@ func (w *Workspace) Command(args []string, io IO) (Status, error) {
 			release()
 		}
 	}
-	hold()
 	return st, err
 }
 

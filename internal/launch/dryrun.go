@@ -15,6 +15,9 @@ import (
 // line (env(1) words and Claude's arguments, the launcher's hooks included),
 // a line each. FindClaude has run.
 func (w *Workspace) DryRun(args []string, inv session.Invocation, io IO) ([]string, error) {
+	if err := w.Launchable(); err != nil {
+		return nil, err
+	}
 	plan, err := configdir.MakePlan(w.Input())
 	if err != nil {
 		return nil, err

@@ -29,31 +29,93 @@ type Spec struct {
 	Stderr io.Writer
 	// Started, if set, is called with Claude's PID once it runs.
 	Started func(pid int)
+	// Signals, if set, are the launcher's handlers, caught since before the
+	// launch was prepared (CatchSignals); Run otherwise catches its own.
+	Signals *Signals
 }
 
 // Status is how Claude ended.
 type Status struct {
 	Code   int            // exit code when Signal is 0
 	Signal syscall.Signal // the signal that killed Claude, or 0
+	// Stopped: a signal came before Claude started (Signal), which was
+	// then not started.
+	Stopped bool
 }
 
 // forwarded are the signals a user or a supervisor may send to the launcher.
 var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT,
 	syscall.SIGWINCH, syscall.SIGUSR1, syscall.SIGUSR2}
 
+// Signals are the launcher's handlers for the signals a user or a
+// supervisor may send it (forwarded). Before Claude starts, one that would
+// have ended the launcher still ends the launch, once what is being written
+// is written (Run); while Claude runs, Run forwards them; after Claude
+// exits, they are dropped until Stop: the milliseconds after Claude exits
+// record what the session changed (servers, trust, the account's keys), and
+// a key pressed twice too often must not cut them short.
+//
+// The handlers are installed in the background: os/signal enables each
+// signal with a round trip to a thread of its own (7 of them, about 0.3 ms on
+// 2 shared cores, measured by go run ./bench), which then overlaps the
+// launch's preparation instead of delaying Claude's start.
+type Signals struct {
+	ch    chan os.Signal
+	ready chan struct{}
+}
+
+// CatchSignals starts catching the launcher's signals (Signals).
+func CatchSignals() *Signals {
+	s := &Signals{ch: make(chan os.Signal, 16), ready: make(chan struct{})}
+	go func() {
+		signal.Notify(s.ch, forwarded...)
+		close(s.ready)
+	}()
+	return s
+}
+
+// pending returns a signal that came before Claude started and would have
+// ended the launcher then (every forwarded one but SIGWINCH), or 0.
+func (s *Signals) pending() syscall.Signal {
+	<-s.ready
+	for {
+		select {
+		case sig := <-s.ch:
+			if sig != syscall.SIGWINCH {
+				return sig.(syscall.Signal)
+			}
+		default:
+			return 0
+		}
+	}
+}
+
+// Stop uninstalls the handlers.
+func (s *Signals) Stop() {
+	<-s.ready
+	signal.Stop(s.ch)
+}
+
 // Run starts Claude and waits for it. Claude shares our process group, so the
 // terminal's own signals (Ctrl-C, Ctrl-\, window size) and job control (Ctrl-Z,
 // fg) reach it directly; the launcher forwards only what was sent to it alone,
-// so Claude never sees one Ctrl-C twice (it would take that as "exit").
+// so Claude never sees one Ctrl-C twice (it would take that as "exit"). A
+// signal that came before Claude started ends the launch instead: Claude is
+// not started, and the Status says the signal, as if Claude had died by it.
 func Run(s Spec) (Status, error) {
+	sigs := s.Signals
+	if sigs == nil {
+		sigs = CatchSignals()
+		defer sigs.Stop()
+	}
+	if sig := sigs.pending(); sig != 0 {
+		return Status{Signal: sig, Stopped: true}, nil
+	}
 	// Claude is told to stop if the launcher dies (see deathSignal): the
 	// kernel sends that signal when the forking thread ends, so this
 	// goroutine keeps its thread from the fork to the wait.
 	goruntime.LockOSThread()
 	defer goruntime.UnlockOSThread()
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, forwarded...)
-	defer signal.Stop(sigs)
 	pid, wait, err := start(s)
 	if errors.Is(err, fs.ErrNotExist) && executable(s.Path) == nil {
 		// The file is there: what is missing is the interpreter its #! names.
@@ -69,7 +131,7 @@ func Run(s Spec) (Status, error) {
 	go func() {
 		for {
 			select {
-			case sig := <-sigs:
+			case sig := <-sigs.ch:
 				if !fromTerminal(sig.(syscall.Signal)) {
 					_ = syscall.Kill(pid, sig.(syscall.Signal))
 				}
@@ -149,18 +211,6 @@ func fromTerminal(sig syscall.Signal) bool {
 		}
 	}
 	return false
-}
-
-// HoldSignals keeps the signals that stop a session (Ctrl-C, SIGTERM, SIGHUP,
-// SIGQUIT) from killing the launcher once Claude is gone, until release: the
-// milliseconds after Claude exits record what the session changed (servers,
-// trust, the account's keys), and a key pressed twice too often must not cut
-// them short. While Claude runs, Run forwards those signals as before; what
-// arrives here is dropped.
-func HoldSignals() (release func()) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	return func() { signal.Stop(ch) }
 }
 
 // Reraise ends this process the way Claude ended: killed by the same signal,

@@ -20,6 +20,13 @@ import (
 // the instance lock, the config dir brought in line with the account, Claude
 // with the launcher's hooks, then the after-exit pass. FindClaude has run.
 func (w *Workspace) Session(args []string, io IO) (Status, error) {
+	if err := w.Launchable(); err != nil {
+		return Status{}, err
+	}
+	sigs := CatchSignals()
+	// Stopped in the background: it costs a round trip between threads per
+	// signal, and the launcher exits right after (Signals).
+	defer func() { go sigs.Stop() }()
 	// The lock comes before the plan: a plan made while another Claude
 	// still ran would splice a .claude.json that Claude rewrites as it exits.
 	held, err := w.Acquire()
@@ -35,16 +42,15 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	w.warn(io)
 
 	id, token := sessionOf(held)
-	hold := HoldSignals()
-	defer hold()
 	// While Claude runs, its lock says the launcher is alive: after a crash,
-	// the next launch takes what changed until then as this Claude's.
-	stopBeat := held.Heartbeat()
+	// the next launch takes what changed until then as this Claude's. The
+	// heartbeat starts once Claude runs, so that nothing of it comes before.
+	stopBeat := func() {}
 	watch := &releaseWatch{w: w, cancel: func() {}}
 	st, err := Run(Spec{
 		Path: w.Claude.Path, Args: w.sessionArgs(id, token, args, io), Env: w.ClaudeEnv().List(), Dir: w.dir,
-		Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr,
-		Started: func(pid int) { _ = held.SetClaudePID(pid); watch.start(pid) },
+		Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr, Signals: sigs,
+		Started: func(pid int) { _ = held.SetClaudePID(pid); stopBeat = held.Heartbeat(); watch.start(pid) },
 	})
 	watch.stop()
 	stopBeat()
@@ -52,8 +58,7 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	held.Release()
 	// Even when Claude did not start: the pass also records that the
 	// launcher left the runtime alone.
-	w.afterExit(stamp, err == nil, io)
-	hold()
+	w.afterExit(stamp, err == nil && !st.Stopped, io)
 	return st, err
 }
 

@@ -89,6 +89,16 @@ func (w *Workspace) FindClaudeWith(o claudever.Options) (claudever.Binary, error
 	return w.Claude, nil
 }
 
+// Launchable refuses what no launch may start Claude with, whatever else
+// holds: on macOS, an account dir that is ~/.claude itself
+// (configdir.KeychainDefaultDir: naming it selects another keychain login
+// than plain claude's). Session, Command and DryRun start with it, so every
+// command that starts Claude (run, resume, …) refuses alike; doctor reports
+// it. FindClaude has run: the decision is on the Claude binary's OS.
+func (w *Workspace) Launchable() error {
+	return configdir.KeychainDefaultDir(w.Account.Dir, w.env.Home(), w.Claude)
+}
+
 // VersionsCache is where the launcher keeps what it learned of Claude
 // binaries' releases (claudever.IdentifyWith, claudever.Learn).
 func VersionsCache(e env.Env) string {
