@@ -14,6 +14,7 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -172,23 +173,34 @@ func (w *Window) Used(now time.Time) float64 {
 	return w.UsedPercent
 }
 
-// Short is the figures in a few words, "5h 42% · 7d 13%"; "" when unknown.
-// A window that has reset since shows 0%.
-func (u Usage) Short(now time.Time) string {
-	var s string
+// named is each known window with its short name, five-hour first.
+func (u Usage) named() []struct {
+	name string
+	w    *Window
+} {
+	var out []struct {
+		name string
+		w    *Window
+	}
 	for _, p := range []struct {
 		name string
 		w    *Window
 	}{{"5h", u.FiveHour}, {"7d", u.SevenDay}} {
-		if p.w == nil {
-			continue
+		if p.w != nil {
+			out = append(out, p)
 		}
-		if s != "" {
-			s += " · "
-		}
-		s += p.name + " " + percent(p.w.Used(now))
 	}
-	return s
+	return out
+}
+
+// Short is the figures in a few words, "5h 42% · 7d 13%"; "" when unknown.
+// A window that has reset since shows 0%.
+func (u Usage) Short(now time.Time) string {
+	var parts []string
+	for _, p := range u.named() {
+		parts = append(parts, p.name+" "+percent(p.w.Used(now)))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // Long is Short with each reset time and the figure's age, for ps and
@@ -198,23 +210,15 @@ func (u Usage) Long(now time.Time) string {
 	if !u.Known() {
 		return "unknown"
 	}
-	var s string
-	for _, p := range []struct {
-		name string
-		w    *Window
-	}{{"5h", u.FiveHour}, {"7d", u.SevenDay}} {
-		if p.w == nil {
-			continue
-		}
-		if s != "" {
-			s += " · "
-		}
-		s += p.name + " " + percent(p.w.Used(now))
+	var parts []string
+	for _, p := range u.named() {
+		part := p.name + " " + percent(p.w.Used(now))
 		if r := p.w.ResetsAt; !r.IsZero() && now.Before(r) {
-			s += " (resets " + clock(r.Local(), now.Local()) + ")"
+			part += " (resets " + clock(r.Local(), now.Local()) + ")"
 		}
+		parts = append(parts, part)
 	}
-	return s + ", " + Age(now.Sub(u.UpdatedAt)) + " ago"
+	return strings.Join(parts, " · ") + ", " + Age(now.Sub(u.UpdatedAt)) + " ago"
 }
 
 func percent(p float64) string { return strconv.FormatFloat(math.Round(p), 'f', 0, 64) + "%" }
