@@ -3,9 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/usage"
 )
 
@@ -17,6 +21,10 @@ const Auto = "auto"
 type candidate struct {
 	name string
 	used usage.Usage
+	// busyHere: a session of it runs in this workspace already, so a
+	// launch there would be refused (one instance per account and
+	// workspace).
+	busyHere bool
 }
 
 // candidates are the accounts allowed in the working directory: those bound
@@ -36,9 +44,17 @@ func candidates(d *Deps) ([]candidate, string, error) {
 	} else {
 		names = binding.KnownAccounts(d.Env)
 	}
+	here := ""
+	if ctx, err := gitctx.Detect(d.Dir, d.Env.Get); err == nil {
+		here = ctx.Toplevel
+	}
+	running, _ := session.List(lock.Dir(d.Env))
 	out := make([]candidate, 0, len(names))
 	for _, n := range names {
 		c := candidate{name: n}
+		for _, r := range running {
+			c.busyHere = c.busyHere || r.Lock.Account == n && r.Lock.Workspace == here
+		}
 		if dir, err := binding.AccountDir(d.Env, n); err == nil {
 			c.used, _ = usage.Read(dir)
 		}
@@ -47,24 +63,37 @@ func candidates(d *Deps) ([]candidate, string, error) {
 	return out, where, nil
 }
 
-// roomiest is the candidate with the most headroom: the five-hour window
-// decides first, then the weekly one; on a tie, the earlier (a binding's
-// own account, or the first by name).
+// roomiest is the candidate with the most headroom: one that could start
+// here before one whose session runs here already, one below usage.Busy in
+// both windows before one past it (a used-up week is no headroom, whatever
+// the five hours say), then the five-hour window decides, then the weekly
+// one; on a tie, the earlier (a binding's own account, or the first by name).
 func roomiest(cs []candidate, d *Deps) candidate {
-	best := cs[0]
-	bf, bs := best.used.Headroom(d.Now())
+	now := d.Now()
+	rank := func(c candidate) [4]float64 {
+		f, s := c.used.Headroom(now)
+		return [4]float64{b2f(!c.busyHere), b2f(c.used.Busiest(now) < usage.Busy), f, s}
+	}
+	best, br := cs[0], rank(cs[0])
 	for _, c := range cs[1:] {
-		f, s := c.used.Headroom(d.Now())
-		if f > bf || f == bf && s > bs {
-			best, bf, bs = c, f, s
+		if r := rank(c); slices.Compare(r[:], br[:]) > 0 {
+			best, br = c, r
 		}
 	}
 	return best
 }
 
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // pickAuto chooses among the allowed accounts the one with the most
-// headroom and says in one line which and why.
-func pickAuto(d *Deps) (string, error) {
+// headroom and, when say, says in one line which and why (run does; a
+// command that only looks, such as status, does not).
+func pickAuto(d *Deps, say bool) (string, error) {
 	cs, where, err := candidates(d)
 	if err != nil {
 		return "", err
@@ -73,7 +102,9 @@ func pickAuto(d *Deps) (string, error) {
 		return "", errors.New("--account auto found no account; make one with 'claude-account init NAME'")
 	}
 	best := roomiest(cs, d)
-	d.notef("%s", autoLine(best, cs, where, d))
+	if say {
+		d.notef("%s", autoLine(best, cs, where, d))
+	}
 	return best.name, nil
 }
 
@@ -81,10 +112,11 @@ func pickAuto(d *Deps) (string, error) {
 // its figures, and the others'.
 func autoLine(best candidate, cs []candidate, where string, d *Deps) string {
 	figures := func(c candidate) string {
-		if s := c.used.Short(d.Now()); s != "" {
-			return s
+		s := orUnknown(c.used.Short(d.Now()))
+		if c.busyHere {
+			s += ", runs here already"
 		}
-		return "usage unknown"
+		return s
 	}
 	if len(cs) == 1 {
 		return fmt.Sprintf("using %s, the one account %s (%s)", best.name, where, figures(best))
@@ -95,8 +127,12 @@ func autoLine(best candidate, cs []candidate, where string, d *Deps) string {
 			others = append(others, c.name+": "+figures(c))
 		}
 	}
-	return fmt.Sprintf("using %s, of the accounts %s the one with the most headroom (%s; %s)",
-		best.name, where, figures(best), strings.Join(others, "; "))
+	why := "the one with the most headroom"
+	if best.busyHere {
+		why = "each runs here already; the one with the most headroom"
+	}
+	return fmt.Sprintf("using %s, of the accounts %s %s (%s; %s)",
+		best.name, where, why, figures(best), strings.Join(others, "; "))
 }
 
 // suggestRoom says, when the account about to run is past usage.Busy of a

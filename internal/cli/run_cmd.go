@@ -282,7 +282,7 @@ func (c *RunCmd) autoAccount(d *Deps) (string, error) {
 	if name != Auto {
 		return "", nil
 	}
-	picked, err := pickAuto(d)
+	picked, err := pickAuto(d, true)
 	if err == nil {
 		c.Account = picked
 	}

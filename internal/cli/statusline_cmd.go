@@ -117,18 +117,29 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 	return nil
 }
 
-// ownStatusLine runs the status line the account's settings.json names, as
-// Claude would have without the launcher's, with the same input; its output
-// is Claude's to show, passed on as it is. None: nothing is printed.
+// ownStatusLine runs the status line the account's settings name, as Claude
+// would have without the launcher's, with the same input; its output is
+// Claude's to show, passed on as it is. None: nothing is printed. The
+// settings are read where Claude reads them ($CLAUDE_CONFIG_DIR, whose
+// settings.json /statusline writes), else in the account dir. A status line
+// that is itself this one (named by hand in settings.json) is not run again.
 func ownStatusLine(d *Deps, accountDir string, input []byte) error {
-	settings, _ := fsx.ReadFile(filepath.Join(accountDir, "settings.json"))
+	const inside = "CLAUDE_ACCOUNT_OWN_STATUSLINE"
+	if d.Env.Get(inside) != "" {
+		return nil
+	}
+	dir := d.Env.Get("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		dir = accountDir
+	}
+	settings, _ := fsx.ReadFile(filepath.Join(dir, "settings.json"))
 	line := gjson.GetBytes(settings, "statusLine")
 	command := line.Get("command").String()
 	if line.Get("type").String() != "command" || strings.TrimSpace(command) == "" {
 		return nil
 	}
 	cmd := exec.Command("/bin/sh", "-c", command)
-	cmd.Dir, cmd.Env = d.Dir, d.Env.List()
+	cmd.Dir, cmd.Env = d.Dir, d.Env.With(inside, "1").List()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), d.Stdout, d.Stderr
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError

@@ -32,7 +32,7 @@ func (f AccountFlags) account(d *Deps) (name string, from *binding.Binding, ok b
 		name, _ = launcherAccount(d.Prog)
 	}
 	if name == Auto {
-		name, err = pickAuto(d)
+		name, err = pickAuto(d, false)
 		return name, nil, err == nil, err
 	}
 	if name != "" {

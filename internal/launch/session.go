@@ -134,7 +134,7 @@ func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string
 		// A project's own status line (.claude/settings*.json) wins over
 		// the account's in Claude; the launcher's would hide it, and the
 		// launcher never runs a command a repository names.
-		if records && !projectStatusLine(w.projectRoot()) {
+		if records && !projectStatusLine(w.projectDirs()) {
 			spec.Usage = a.Dir
 			if p := theirs.Get("padding"); p.Type == gjson.Number {
 				spec.Padding = p.Raw
@@ -161,31 +161,40 @@ func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string
 	return out
 }
 
-// projectRoot is where Claude looks for a project's .claude/settings.json:
-// the work tree's top, else the directory it starts in.
-func (w *Workspace) projectRoot() string {
-	if w.Context.Toplevel != "" {
-		return w.Context.Toplevel
+// projectDirs are where a project's .claude/settings.json may be read from:
+// the directory Claude starts in (Claude reads the project settings there),
+// and each directory above it up to the work tree's top, which releases and
+// setups differ on; outside a work tree, the start directory alone.
+func (w *Workspace) projectDirs() []string {
+	dirs := []string{w.dir}
+	top := w.Context.Toplevel
+	for d := w.dir; top != "" && d != top && strings.HasPrefix(d, top+"/"); {
+		d = filepath.Dir(d)
+		dirs = append(dirs, d)
 	}
-	return w.dir
+	return dirs
 }
 
-// projectStatusLine reports whether the project's settings may name a
-// status line: one that says so, or one the launcher cannot read as a plain
-// file (a link, a FIFO, a huge file), which it does not follow to find out.
-func projectStatusLine(root string) bool {
-	for _, name := range []string{"settings.json", "settings.local.json"} {
-		p := filepath.Join(root, ".claude", name)
-		st, err := os.Lstat(p)
-		if err != nil {
-			continue
-		}
-		if !st.Mode().IsRegular() || st.Size() > 1<<20 {
-			return true
-		}
-		data, err := fsx.ReadFile(p)
-		if err != nil || gjson.GetBytes(data, "statusLine").Exists() {
-			return true
+// projectStatusLine reports whether a project's settings in any of dirs may
+// name a status line: one that says so, or one the launcher cannot read as a
+// plain file (a link, a FIFO, a huge file), which it does not follow to find
+// out. Erring this way only costs a session's figures; the other way would
+// hide the project's line.
+func projectStatusLine(dirs []string) bool {
+	for _, root := range dirs {
+		for _, name := range []string{"settings.json", "settings.local.json"} {
+			p := filepath.Join(root, ".claude", name)
+			st, err := os.Lstat(p)
+			if err != nil {
+				continue
+			}
+			if !st.Mode().IsRegular() || st.Size() > 1<<20 {
+				return true
+			}
+			data, err := fsx.ReadFile(p)
+			if err != nil || gjson.GetBytes(data, "statusLine").Exists() {
+				return true
+			}
 		}
 	}
 	return false

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -108,25 +109,69 @@ func stored(v gjson.Result) *Window {
 	if p.Type != gjson.Number {
 		return nil
 	}
-	w := &Window{UsedPercent: p.Float()}
+	w := &Window{UsedPercent: math.Max(0, math.Min(100, p.Float()))}
 	w.ResetsAt, _ = time.Parse(time.RFC3339, v.Get("resetsAt").String())
 	return w
 }
 
-// Record makes u the account's figures, as of now. It writes only when a
-// figure changed or the record is a minute old: Claude runs its status line
-// every few hundred milliseconds while a conversation changes.
+// Record makes u the account's figures, as of now, merged with what is
+// recorded: a window the report lacks keeps its figure, and within one
+// window (the same reset time) the share only grows — an idle session's
+// status line repeats the figures of its last answer, which another
+// session's later answers may have passed. It writes only when a figure
+// changed or the record is a minute old: Claude runs its status line every
+// few hundred milliseconds while a conversation changes.
 func Record(accountDir string, u Usage, now time.Time) error {
 	if !u.Known() {
 		return nil
 	}
 	old, err := Read(accountDir)
-	if err == nil && same(old.FiveHour, u.FiveHour) && same(old.SevenDay, u.SevenDay) &&
-		now.Sub(old.UpdatedAt) < time.Minute && !now.Before(old.UpdatedAt) {
-		return nil
+	if err == nil {
+		u.FiveHour = newer(old.FiveHour, u.FiveHour)
+		u.SevenDay = newer(old.SevenDay, u.SevenDay)
+		if same(old.FiveHour, u.FiveHour) && same(old.SevenDay, u.SevenDay) &&
+			now.Sub(old.UpdatedAt) < time.Minute && !now.Before(old.UpdatedAt) {
+			return nil
+		}
 	}
 	u.UpdatedAt = now
+	sweep(accountDir, now)
 	return fsx.WriteFile(Path(accountDir), u.JSON(), 0o600)
+}
+
+// newer is the window to keep of a recorded one and a reported one: the
+// reported one, but for a report that lacks it, that comes from an earlier
+// window, or that shows less of the same window.
+func newer(old, got *Window) *Window {
+	switch {
+	case got == nil:
+		return old
+	case old == nil:
+		return got
+	case got.ResetsAt.Before(old.ResetsAt):
+		return old
+	case got.ResetsAt.Equal(old.ResetsAt) && got.UsedPercent < old.UsedPercent:
+		return old
+	}
+	return got
+}
+
+// sweep removes what a write killed between its temporary file and the
+// rename left (Claude aborts a status line that runs when the next one is
+// due): temporary files of the record older than a minute.
+func sweep(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !fsx.IsTemp(e.Name(), FileName) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > time.Minute {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 func same(a, b *Window) bool {

@@ -2,6 +2,7 @@ package usage
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -133,4 +134,73 @@ func FuzzFromStatus(f *testing.F) {
 			t.Fatalf("round trip: %+v → %s → %+v, %v", u, u.JSON(), back, err)
 		}
 	})
+}
+
+func TestRecordMerges(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	r5, r7 := now.Add(time.Hour), now.Add(72*time.Hour)
+	report := func(five, seven *Window, at time.Time) Usage {
+		t.Helper()
+		if err := Record(dir, Usage{FiveHour: five, SevenDay: seven}, at); err != nil {
+			t.Fatal(err)
+		}
+		u, err := Read(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	u := report(&Window{91, r5}, &Window{97, r7}, now)
+	// An idle session repeats an older, lower figure of the same window.
+	u = report(&Window{12, r5}, &Window{97, r7}, now.Add(2*time.Minute))
+	if u.FiveHour.UsedPercent != 91 {
+		t.Fatalf("a lower share of the same window replaced a higher one: %v", u.FiveHour.UsedPercent)
+	}
+	// A report without the weekly window keeps the one recorded.
+	u = report(&Window{40, r5}, nil, now.Add(3*time.Minute))
+	if u.SevenDay == nil || u.SevenDay.UsedPercent != 97 {
+		t.Fatalf("a report without the weekly window erased it: %+v", u.SevenDay)
+	}
+	// A new window (a later reset) starts again from its own share.
+	u = report(&Window{3, r5.Add(5 * time.Hour)}, nil, now.Add(6*time.Hour))
+	if u.FiveHour.UsedPercent != 3 {
+		t.Fatalf("a new window's share was not taken: %v", u.FiveHour.UsedPercent)
+	}
+	// An earlier window's figures, reported late, do not come back.
+	u = report(&Window{99, r5}, nil, now.Add(6*time.Hour+time.Minute))
+	if u.FiveHour.UsedPercent != 3 {
+		t.Fatalf("an earlier window's figure replaced the current one: %v", u.FiveHour.UsedPercent)
+	}
+}
+
+func TestRecordSweepsTemps(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	old := filepath.Join(dir, "."+FileName+"12345")
+	fresh := filepath.Join(dir, "."+FileName+"67890")
+	for _, p := range []string{old, fresh} {
+		if err := os.WriteFile(p, []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chtimes(old, now.Add(-time.Hour), now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Record(dir, Usage{FiveHour: &Window{UsedPercent: 1}}, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("a temporary file an hour old was left: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a temporary file of a write that may still run was removed: %v", err)
+	}
+}
+
+func TestStoredClamped(t *testing.T) {
+	u, err := decode([]byte(`{"fiveHour":{"usedPercent":-1e300,"resetsAt":null},"sevenDay":{"usedPercent":1e300}}`))
+	if err != nil || u.FiveHour.UsedPercent != 0 || u.SevenDay.UsedPercent != 100 {
+		t.Fatalf("decode = %+v %+v, %v", u.FiveHour, u.SevenDay, err)
+	}
 }
