@@ -53,8 +53,14 @@ type Config struct {
 	ProjectMCP     string   `toml:"project_mcp"`
 	// StatusLine makes `claude-account statusline` the account's statusLine,
 	// unless its settings have one.
-	StatusLine bool     `toml:"statusline,omitempty"`
-	Worktree   Worktree `toml:"worktree"`
+	StatusLine bool `toml:"statusline,omitempty"`
+	// Usage = false stops recording the account's rate limits (the status
+	// line that records them takes a row of Claude's screen).
+	Usage *bool `toml:"usage,omitempty"`
+	// Notify shows a desktop notification when a session of the account
+	// starts to wait for its user (notify-send, or osascript on macOS).
+	Notify   bool     `toml:"notify,omitempty"`
+	Worktree Worktree `toml:"worktree"`
 }
 
 // Worktree holds the settings of `claude-account worktree`.
@@ -87,6 +93,9 @@ func (a *Account) DeclaredDir() string {
 // WorktreeDir is [worktree] dir with "~/" read as the home directory; ""
 // means the default, and a relative dir is relative to the repository root.
 func (a *Account) WorktreeDir(e env.Env) string { return e.ExpandHome(a.Config.Worktree.Dir) }
+
+// RecordsUsage reports whether sessions record the account's rate limits.
+func (a *Account) RecordsUsage() bool { return a.Config.Usage == nil || *a.Config.Usage }
 
 // SingleInstance reports whether only one Claude may run per workspace.
 func (a *Account) SingleInstance() bool {
@@ -123,6 +132,9 @@ func ValidateName(name string) error {
 		if !ok {
 			return fmt.Errorf("account name %q is not valid: use lower-case letters, digits, '-' and '_', starting with a letter or digit", name)
 		}
+	}
+	if name == "auto" {
+		return errors.New(`"auto" cannot name an account: --account auto picks the account with the most headroom; choose another name`)
 	}
 	if len(name) > MaxNameLen {
 		return fmt.Errorf("account name %q is %d characters long; the limit is %d (the name is part of each session's id, which Claude's state hook takes up to 200 characters)", name, len(name), MaxNameLen)
@@ -311,7 +323,8 @@ func Init(name, dir string) error {
 		// sees and edits; absent, it is off (accounts made before, and
 		// home-manager's, whose option says so).
 		{FileName, fmt.Sprintf("# Launcher settings for the %q account; see README-CLAUDE-CODE.md.\nname = %q\n"+
-			"# claude-account statusline as each session's status line, unless settings.json has one of its own.\nstatusline = true\n", name, name), 0o644},
+			"# claude-account statusline as each session's status line, unless settings.json has one of its own.\nstatusline = true\n"+
+			"# A desktop notification when a session starts to wait for you (notify-send; osascript on macOS).\n# notify = true\n", name, name), 0o644},
 		{"settings.json", "{}\n", 0o600},
 		{".mcp.json", "{\n  \"mcpServers\": {}\n}\n", 0o600},
 	}

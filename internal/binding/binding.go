@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -340,8 +341,50 @@ func (c *ConflictError) Error() string {
 		c.Dir, c.Binding.Account, c.File, c.Binding.Account)
 }
 
-// Bind binds dir (canonical, absolute) to account in the bindings file and
-// returns the account it was bound to before ("" if none).
+// Accounts is every account bound to the directory b binds, b's own first,
+// then the others in the files' order (declared first): a directory may be
+// bound to several, among which a launch picks by headroom.
+func Accounts(e env.Env, b Binding) ([]string, error) {
+	bs, err := ReadAll(e)
+	if err != nil {
+		return nil, err
+	}
+	root := Canonical(Expand(e, b.Dir))
+	out := []string{b.Account}
+	for _, o := range bs {
+		if !slices.Contains(out, o.Account) && Canonical(Expand(e, o.Dir)) == root {
+			out = append(out, o.Account)
+		}
+	}
+	return out, nil
+}
+
+// Also binds dir (canonical, absolute) to account beside the accounts it is
+// bound to already, Nix's included; added is false when it was one of them.
+func Also(e env.Env, dir, acct string) (added bool, err error) {
+	if err := validName(acct); err != nil {
+		return false, err
+	}
+	release, err := lock.Wait(lock.Dir(e), "bindings.state")
+	if err != nil {
+		return false, err
+	}
+	defer release()
+	decl, own, err := readSplit(e)
+	if err != nil {
+		return false, err
+	}
+	for _, b := range append(decl, own...) {
+		if b.Account == acct && Canonical(Expand(e, b.Dir)) == dir {
+			return false, nil
+		}
+	}
+	return true, write(e, append(own, Binding{Dir: dir, Account: acct}))
+}
+
+// Bind binds dir (canonical, absolute) to account alone in the bindings file
+// and returns the accounts it was bound to before, comma-separated ("" if
+// none).
 func Bind(e env.Env, dir, acct string) (string, error) {
 	if err := validName(acct); err != nil {
 		return "", err
@@ -360,15 +403,18 @@ func Bind(e env.Env, dir, acct string) (string, error) {
 			return "", &ConflictError{Dir: dir, Binding: b, File: DeclaredPath(e)}
 		}
 	}
-	prev := ""
+	// Every account dir was bound to (bind --also makes several) gives
+	// way to acct.
+	var was []string
 	kept := own[:0]
 	for _, b := range own {
 		if Canonical(Expand(e, b.Dir)) == dir {
-			prev = b.Account
+			was = append(was, b.Account)
 			continue
 		}
 		kept = append(kept, b)
 	}
+	prev := strings.Join(was, ", ")
 	if prev == acct {
 		return prev, nil
 	}
@@ -376,8 +422,8 @@ func Bind(e env.Env, dir, acct string) (string, error) {
 	return prev, write(e, kept)
 }
 
-// Unbind removes dir's own binding and returns the account it had; ok is
-// false when dir had none in the bindings file.
+// Unbind removes dir's own bindings and returns the accounts they named,
+// comma-separated; ok is false when dir had none in the bindings file.
 func Unbind(e env.Env, dir string) (string, bool, error) {
 	// Two binds at once must not lose one: read-modify-write in turns.
 	release, err := lock.Wait(lock.Dir(e), "bindings.state")
@@ -390,14 +436,15 @@ func Unbind(e env.Env, dir string) (string, bool, error) {
 		return "", false, err
 	}
 	kept := own[:0]
-	acct, found := "", false
+	var was []string
 	for _, b := range own {
 		if Canonical(Expand(e, b.Dir)) == dir {
-			acct, found = b.Account, true
+			was = append(was, b.Account)
 			continue
 		}
 		kept = append(kept, b)
 	}
+	acct, found := strings.Join(was, ", "), len(was) > 0
 	if !found {
 		for _, b := range decl {
 			if Canonical(Expand(e, b.Dir)) == dir {

@@ -1,18 +1,27 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/launch"
+	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/session"
+	"github.com/claude-account/claude-account/internal/usage"
 )
 
 // AccountsCmd is `claude-account accounts`.
 type AccountsCmd struct {
-	JSON bool `help:"Print JSON: an array of {name, dir, loggedIn, claude, problem?}; see below."`
+	JSON bool `help:"Print JSON: an array of {name, dir, loggedIn, plan, email, claude, running, waiting, usage, problem?}; see below."`
 }
 
 // Help is shown under the command's usage.
@@ -20,7 +29,9 @@ func (c *AccountsCmd) Help() string {
 	return `Lists every account the launcher can find: those home-manager declares (in
 $XDG_CONFIG_HOME/claude-account/accounts.declared, or at their default place) and those
 'claude-account init' made as ~/.claude-NAME. An account 'init --dir' made elsewhere is
-found only by --account-dir. For each: its directory, whether it is logged in, and the
+found only by --account-dir. For each: its directory, whether it is logged in (with the plan
+and email Claude recorded), its sessions running and waiting, its five-hour and weekly usage
+as its sessions last reported them (with the reset times and the age of the figure), and the
 Claude Code it runs. Nothing is started: the release is what Claude's files (or what the
 launcher learned before) tell, else unknown.
 
@@ -32,6 +43,17 @@ JSON fields, one object an account (more may be added; none is removed):
             the login in the macOS keychain, which is not read
   claude    the Claude Code binary the account runs, null when none is found:
             {path, target?, version ("" when unknown), versionFrom, problem?}
+  plan      the subscription of the login (claudeAiOauth.subscriptionType in
+            .credentials.json: "pro", "max"…), null when Claude recorded none
+  email     the login's address (oauthAccount.emailAddress in .claude.json), or null
+  running   how many of its sessions run now (as 'ps' lists them)
+  waiting   how many of those wait for you
+  usage     its rate limits as its sessions last reported them (Claude Code 2.1.80
+            or later, a subscriber's login), each field null where unknown:
+              {fiveHour: {usedPercent, resetsAt}, sevenDay: {usedPercent, resetsAt},
+               updatedAt}
+            usedPercent is 0–100 as reported (a window past its resetsAt is unused
+            again); resetsAt and updatedAt are RFC 3339 times
   problem   present when the account cannot be loaded (its account.toml), with the fix
 
 Examples:
@@ -45,8 +67,15 @@ type AccountJSON struct {
 	Name     string            `json:"name"`
 	Dir      string            `json:"dir"`
 	LoggedIn *bool             `json:"loggedIn"`
+	Plan     *string           `json:"plan"`
+	Email    *string           `json:"email"`
 	Claude   *claudever.Binary `json:"claude"`
+	Running  int               `json:"running"`
+	Waiting  int               `json:"waiting"`
+	Usage    json.RawMessage   `json:"usage"`
 	Problem  string            `json:"problem,omitempty"`
+
+	used usage.Usage
 }
 
 // Run lists the accounts.
@@ -60,7 +89,7 @@ func (c *AccountsCmd) Run(d *Deps) error {
 		return nil
 	}
 	tb := d.stdout().Table()
-	tb.Row("NAME", "DIR", "LOGGED IN", "CLAUDE")
+	tb.Row("NAME", "DIR", "LOGGED IN", "CLAUDE", "SESSIONS", "USAGE")
 	for _, a := range list {
 		login := "keychain"
 		if a.LoggedIn != nil {
@@ -76,7 +105,20 @@ func (c *AccountsCmd) Run(d *Deps) error {
 		if a.Problem != "" {
 			login, cl = "?", "problem: "+a.Problem
 		}
-		tb.Row(a.Name, d.Env.TildePath(a.Dir), login, cl)
+		if a.LoggedIn != nil && *a.LoggedIn && (a.Plan != nil || a.Email != nil) {
+			var who []string
+			for _, p := range []*string{a.Plan, a.Email} {
+				if p != nil {
+					who = append(who, *p)
+				}
+			}
+			login += " (" + strings.Join(who, ", ") + ")"
+		}
+		sessions := "-"
+		if a.Running > 0 {
+			sessions = fmt.Sprintf("%d running, %d waiting", a.Running, a.Waiting)
+		}
+		tb.Row(a.Name, d.Env.TildePath(a.Dir), login, cl, sessions, a.used.Long(d.Now()))
 	}
 	return tb.Flush()
 }
@@ -86,9 +128,18 @@ func (c *AccountsCmd) Run(d *Deps) error {
 // its problem.
 func listAccounts(d *Deps) []AccountJSON {
 	out := []AccountJSON{}
+	running, _ := session.List(lock.Dir(d.Env))
 	for _, name := range binding.KnownAccounts(d.Env) {
 		dir, _ := binding.AccountDir(d.Env, name)
-		aj := AccountJSON{Name: name, Dir: dir}
+		aj := AccountJSON{Name: name, Dir: dir, Usage: usage.Usage{}.JSON()}
+		for _, r := range running {
+			if r.Lock.Account == name {
+				aj.Running++
+				if r.State != nil && r.State.State == session.Waiting {
+					aj.Waiting++
+				}
+			}
+		}
 		a, err := loadAccount(d, name, "")
 		if err != nil {
 			aj.Problem = err.Error()
@@ -96,6 +147,9 @@ func listAccounts(d *Deps) []AccountJSON {
 			continue
 		}
 		aj.Dir = a.Dir
+		aj.used, _ = usage.Read(a.Dir)
+		aj.Usage = aj.used.JSON()
+		aj.Plan, aj.Email = whoIsLoggedIn(a.Dir)
 		if path, err := launch.FindClaude(launch.Candidates(a, d.Env), d.Env); err == nil {
 			b := claudever.IdentifyWith(path, claudever.Options{Cache: launch.VersionsCache(d.Env), NoAsk: true})
 			aj.Claude = &b
@@ -108,6 +162,23 @@ func listAccounts(d *Deps) []AccountJSON {
 		out = append(out, aj)
 	}
 	return out
+}
+
+// whoIsLoggedIn is the plan and the email Claude recorded for the account's
+// login: the subscription in .credentials.json, the address in .claude.json
+// (oauthAccount); nil where it recorded none (an API key, the keychain).
+func whoIsLoggedIn(dir string) (plan, email *string) {
+	if data, err := fsx.ReadFile(filepath.Join(dir, configdir.Credentials)); err == nil {
+		if v := gjson.GetBytes(data, "claudeAiOauth.subscriptionType"); v.Type == gjson.String && v.Str != "" {
+			plan = &v.Str
+		}
+	}
+	if data, err := fsx.ReadFile(filepath.Join(dir, ".claude.json")); err == nil {
+		if v := gjson.GetBytes(data, "oauthAccount.emailAddress"); v.Type == gjson.String && v.Str != "" {
+			email = &v.Str
+		}
+	}
+	return plan, email
 }
 
 // accountsHint points at the list, for errors about an account.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -63,22 +64,57 @@ func benchDeps(b *testing.B, prog string) *Deps {
 
 // BenchmarkHookState is what one hook event of a session costs Claude: the
 // launcher started as Claude starts it (a new process, the hook's JSON on
-// stdin), for a prompt, a tool that ran and a stop in turn. /bin/true started
-// the same way is the floor no hook goes below.
+// stdin), for a prompt, a tool that ran and a stop in turn, with and without
+// --notify (account.toml notify = true: the same events, which notify at most
+// once in 10 s). notify-stop is the dearest event of all: a stop that
+// notifies (a fresh session each time, in a git repository, notify-send on
+// PATH; the notifier is started, not waited for). /bin/true started the same
+// way is the floor no hook goes below.
 func BenchmarkHookState(b *testing.B) {
 	bin := testenv.BuildLauncher(b)
-	run := filepath.Join(b.TempDir(), "run")
+	tmp := b.TempDir()
+	run := filepath.Join(tmp, "run")
 	events := []string{
 		`{"session_id":"3d5eba2f","transcript_path":"/t.jsonl","cwd":"/w","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"hi"}`,
 		`{"session_id":"3d5eba2f","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"true"},"tool_response":{"stdout":""}}`,
 		`{"session_id":"3d5eba2f","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false}`,
 	}
-	for _, tc := range []struct{ name, path string }{{"hook", bin}, {"true", "/bin/true"}} {
+	// notify-send that does nothing, and a session in a repository.
+	binDir, repo := filepath.Join(tmp, "bin"), filepath.Join(tmp, "repo")
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Symlink("/bin/true", filepath.Join(binDir, "notify-send")); err != nil {
+		b.Fatal(err)
+	}
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		b.Fatalf("%v\n%s", err, out)
+	}
+	if err := os.MkdirAll(filepath.Join(run, "claude-account"), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	body := `{"pid":1,"account":"max","workspace":"` + repo + `","started":"2026-11-23T12:00:00Z"}` + "\n"
+	if err := os.WriteFile(filepath.Join(run, "claude-account", "max-0123456789abcdef.lock"), []byte(body), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path string
+		notify     bool
+		stops      bool
+	}{{"hook", bin, false, false}, {"notify", bin, true, false}, {"notify-stop", bin, true, true}, {"true", "/bin/true", false, false}} {
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				c := exec.Command(tc.path, "hook", "state", "--id", "max-0123456789abcdef", "--token", "1-1")
-				c.Env = []string{"XDG_RUNTIME_DIR=" + run, "PATH=/usr/bin:/bin"}
-				c.Stdin = strings.NewReader(events[i%len(events)])
+				args := []string{"hook", "state", "--id", "max-0123456789abcdef", "--token", "1-1"}
+				in := events[i%len(events)]
+				if tc.stops {
+					args[5], in = "s-"+strconv.Itoa(i), events[2]
+				}
+				if tc.notify {
+					args = append(args, "--notify")
+				}
+				c := exec.Command(tc.path, args...)
+				c.Env = []string{"XDG_RUNTIME_DIR=" + run, "PATH=" + binDir + ":/usr/bin:/bin"}
+				c.Stdin = strings.NewReader(in)
 				if out, err := c.CombinedOutput(); err != nil {
 					b.Fatalf("%v\n%s", err, out)
 				}

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/gitctx"
@@ -25,6 +27,7 @@ type BindCmd struct {
 	List    bool   `help:"List every binding, declared (Nix) and your own."`
 	JSON    bool   `help:"With --list, print JSON (schema in README-CLAUDE-CODE.md)."`
 	Force   bool   `help:"Bind even an account that does not exist yet (made later by init or home-manager)."`
+	Also    bool   `help:"Bind ACCOUNT beside the accounts DIR is bound to already, instead of in their place: a launch there with no account named picks the one with the most headroom."`
 }
 
 // Help is shown under the command's usage.
@@ -35,7 +38,13 @@ uses the account bound to the longest enclosing directory (symlinks resolved).
 Examples:
   claude-account bind work ~/work      # in ~/work and below, use the account work
   claude-account bind max              # this worktree uses max
-  claude-account bind --list --json`
+  claude-account bind max ~/work --also  # in ~/work, run picks work or max, by headroom
+  claude-account bind --list --json
+
+A directory bound to several accounts: 'claude-account run' (and claude-here) with
+no account named picks among them the one with the most headroom, the five-hour
+window first, then the weekly one ('claude-account accounts' shows the figures),
+and says which in one line; every other command uses the first bound.`
 }
 
 // UnbindCmd is `claude-account unbind [DIR]`.
@@ -81,6 +90,9 @@ func (c *BindCmd) Run(d *Deps) error {
 			return err
 		}
 	}
+	if c.Also {
+		return c.also(d, dir)
+	}
 	prev, err := binding.Bind(d.Env, dir, c.Account)
 	if err != nil {
 		return err
@@ -92,6 +104,28 @@ func (c *BindCmd) Run(d *Deps) error {
 		d.stdout().Linef("bound %s to %s", d.Env.TildePath(dir), c.Account)
 	default:
 		d.stdout().Linef("bound %s to %s (was %s)", d.Env.TildePath(dir), c.Account, prev)
+	}
+	return nil
+}
+
+// also binds beside the accounts dir is bound to.
+func (c *BindCmd) also(d *Deps, dir string) error {
+	before, _, err := binding.Lookup(d.Env, dir)
+	if err != nil {
+		return err
+	}
+	added, err := binding.Also(d.Env, dir, c.Account)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !added:
+		d.stdout().Linef("%s is already bound to %s", d.Env.TildePath(dir), c.Account)
+	case before.Account != "" && binding.Canonical(binding.Expand(d.Env, before.Dir)) == dir:
+		all, _ := binding.Accounts(d.Env, before)
+		d.stdout().Linef("bound %s to %s beside %s", d.Env.TildePath(dir), c.Account, strings.Join(slices.DeleteFunc(all, func(a string) bool { return a == c.Account }), ", "))
+	default:
+		d.stdout().Linef("bound %s to %s", d.Env.TildePath(dir), c.Account)
 	}
 	return nil
 }

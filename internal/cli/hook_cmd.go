@@ -155,8 +155,9 @@ Example:
 // starts runs it on the hook events of session.Events. dispatch runs it
 // before kong parses anything (hookState): it runs on every prompt and stop.
 type HookStateCmd struct {
-	ID    string `required:"" help:"The session: its instance lock's name."`
-	Token string `required:"" help:"The lock holder's PID and start, so a state outlives nothing."`
+	ID     string `required:"" help:"The session: its instance lock's name."`
+	Token  string `required:"" help:"The lock holder's PID and start, so a state outlives nothing."`
+	Notify bool   `help:"Show a desktop notification when the session starts to wait (account.toml notify = true)."`
 }
 
 // Help is shown under the command's usage.
@@ -165,20 +166,29 @@ func (c *HookStateCmd) Help() string {
 the session as working (a prompt, a tool that ran) or waiting (an answer's end, a permission
 dialog, an idle notification) in $XDG_RUNTIME_DIR/claude-account/sessions/ID.json, where
 'claude-account ps' reads it. It never blocks Claude: whatever goes wrong, it exits 0 or 1,
-never 2, which would stop Claude's prompt or answer.`
+never 2, which would stop Claude's prompt or answer.
+
+With --notify, a move into waiting also shows a desktop notification naming the account, the
+worktree and why (notify-send, or osascript on macOS; nothing where neither is), at most one
+per session in 10 seconds. The notifier is started and left: the hook never waits for it.`
 }
 
 // Run records the event.
 func (c *HookStateCmd) Run(d *Deps) error {
-	return hookState(d, []string{"--id", c.ID, "--token", c.Token})
+	args := []string{"--id", c.ID, "--token", c.Token}
+	if c.Notify {
+		args = append(args, "--notify")
+	}
+	return hookState(d, args)
 }
 
-// hookState is 'hook state --id ID --token TOKEN', read without kong: it is
-// the cost of every event of every session. Its errors are plain errors
-// (exit 1): exit 2 would block the prompt (UserPromptSubmit) or keep Claude
-// from stopping (Stop).
+// hookState is 'hook state --id ID --token TOKEN [--notify]', read without
+// kong: it is the cost of every event of every session. Its errors are
+// plain errors (exit 1): exit 2 would block the prompt (UserPromptSubmit) or
+// keep Claude from stopping (Stop).
 func hookState(d *Deps, args []string) error {
 	var id, token string
+	notify := len(args) == 5 && args[4] == "--notify"
 	for i := 0; i+1 < len(args); i += 2 {
 		switch args[i] {
 		case "--id":
@@ -187,13 +197,17 @@ func hookState(d *Deps, args []string) error {
 			token = args[i+1]
 		}
 	}
-	if id == "" || token == "" || len(args) != 4 {
-		return errors.New("hook state: usage: hook state --id ID --token TOKEN (the launcher passes both)")
+	if id == "" || token == "" || len(args) != 4 && !notify {
+		return errors.New("hook state: usage: hook state --id ID --token TOKEN [--notify] (the launcher passes them)")
 	}
 	// One JSON value, not up to EOF: Claude may keep the pipe open.
 	var in json.RawMessage
 	if err := json.NewDecoder(d.Stdin).Decode(&in); err != nil {
 		return fmt.Errorf("hook state: reading the hook's JSON from stdin: %v; Claude Code sends it when it runs the hook", err)
 	}
-	return session.Record(lock.Dir(d.Env), id, token, in, d.Now())
+	var wait func(*session.State, string)
+	if notify {
+		wait = func(s *session.State, reason string) { notifyWaiting(d, id, s, reason) }
+	}
+	return session.Record(lock.Dir(d.Env), id, token, in, d.Now(), wait)
 }

@@ -42,6 +42,7 @@ type CLI struct {
 	Doctor   DoctorCmd   `cmd:"" help:"Find and fix what would stop Claude from working here."`
 	Close    CloseCmd    `cmd:"" help:"Stop the account's running Claude (this workspace, or --all)."`
 	Ps       PsCmd       `cmd:"" help:"List the running Claude sessions of every account: where, and whether they work or wait for you."`
+	Jump     JumpCmd     `cmd:"" help:"Switch this tmux client to a session's pane: the one named, or the one waiting longest."`
 	Sessions SessionsCmd `cmd:"" help:"List the conversations of this repository (or --all), wherever they are kept."`
 	Resume   ResumeCmd   `cmd:"" help:"Continue a conversation wherever it is kept, in its worktree (made again if removed), on its account or another."`
 	Worktree WorktreeCmd `cmd:"" help:"Make, list, remove and sweep worktrees for parallel sessions."`
@@ -151,7 +152,7 @@ func (HelpCmd) Run(d *Deps) error { return dispatch(d, []string{"--help"}) }
 type exitCode int
 
 func dispatch(d *Deps, args []string) (err error) {
-	if len(args) == 6 && args[0] == "hook" && args[1] == "state" && args[2] == "--id" && args[4] == "--token" {
+	if (len(args) == 6 || len(args) == 7 && args[6] == "--notify") && args[0] == "hook" && args[1] == "state" && args[2] == "--id" && args[4] == "--token" {
 		// Every hook event of every session: no kong. First, so that a
 		// launcher installed as a hard link named claude<name> still
 		// answers its hooks; no prompt has this shape.

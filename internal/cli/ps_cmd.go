@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -9,8 +10,10 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
+	"github.com/claude-account/claude-account/internal/usage"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -24,7 +27,8 @@ type PsCmd struct {
 func (c *PsCmd) Help() string {
 	return `Lists every Claude the launcher started on this machine that runs now, of every account and
 worktree, the ones waiting for you first: its state, since when, the account, the worktree's
-name and branch, Claude's PID and the worktree's path. A worktree the session made itself
+name and branch, Claude's PID, its tmux pane (PANE, for a session started in tmux: where
+'claude-account jump' goes) and the worktree's path. A worktree the session made itself
 (claude --worktree, agents with isolation: "worktree") shows on a line of its own under it.
 
 The state comes from Claude's own hooks, which the launcher passes to each session (never
@@ -49,23 +53,67 @@ func (c *PsCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
+	used := accountsUsage(d, infos)
 	if c.JSON {
-		return writeJSON(d, infos)
+		rows := make([]psRow, len(infos))
+		for i, in := range infos {
+			rows[i] = psRow{in, used[in.Account].JSON()}
+		}
+		return writeJSON(d, rows)
 	}
 	if len(infos) == 0 {
 		d.stdout().Line("no Claude session runs")
 		return nil
 	}
+	defer func() {
+		// Each account's rate limits under the sessions, as its sessions
+		// last reported them.
+		names := make([]string, 0, len(used))
+		for name := range used {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		d.stdout().Line("")
+		tb := d.stdout().Table()
+		tb.Row("ACCOUNT", "USAGE")
+		for _, name := range names {
+			tb.Row(name, used[name].Long(d.Now()))
+		}
+		_ = tb.Flush()
+	}()
 	tb := d.stdout().Table()
-	tb.Row("STATE", "SINCE", "ACCOUNT", "WORKTREE", "BRANCH", "PID", "PATH")
+	tb.Row("STATE", "SINCE", "ACCOUNT", "WORKTREE", "BRANCH", "PID", "PANE", "PATH")
 	for _, in := range infos {
 		tb.Row(in.State, since(d.Now(), in.Since), in.Account,
-			orDash(worktreeName(in)), orDash(in.Branch), strconv.Itoa(in.PID), orDash(d.Env.TildePath(in.Path)))
+			orDash(worktreeName(in)), orDash(in.Branch), strconv.Itoa(in.PID), orDash(in.Pane), orDash(d.Env.TildePath(in.Path)))
 		for _, w := range in.Worktrees {
-			tb.Row("", "", "", "└ "+orDash(worktree.Flatten(w.Slug)), orDash(w.Branch), "", d.Env.TildePath(w.Path))
+			tb.Row("", "", "", "└ "+orDash(worktree.Flatten(w.Slug)), orDash(w.Branch), "", "", d.Env.TildePath(w.Path))
 		}
 	}
 	return tb.Flush()
+}
+
+// psRow is a session as ps --json prints it: with its account's usage.
+type psRow struct {
+	session.Info
+	Usage json.RawMessage `json:"usage"`
+}
+
+// accountsUsage is the usage record of each account among infos; unknown
+// where its dir cannot be found or holds none.
+func accountsUsage(d *Deps, infos []session.Info) map[string]usage.Usage {
+	used := map[string]usage.Usage{}
+	for _, in := range infos {
+		if _, ok := used[in.Account]; ok {
+			continue
+		}
+		var u usage.Usage
+		if dir, err := binding.AccountDir(d.Env, in.Account); err == nil {
+			u, _ = usage.Read(dir)
+		}
+		used[in.Account] = u
+	}
+	return used
 }
 
 // sessions are the running sessions (of account, or of all when ""), the

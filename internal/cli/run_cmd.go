@@ -58,6 +58,10 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err := c.checkFlags(d); err != nil {
 		return err
 	}
+	picked, err := c.autoAccount(d)
+	if err != nil {
+		return err
+	}
 	if c.Worktree != "" && c.Account == "" {
 		// The account is the one of the directory run was called in: a
 		// worktree may live outside the bound directory ([worktree] dir).
@@ -111,6 +115,9 @@ func (c *RunCmd) Run(d *Deps) error {
 	// Which words are Claude's commands depends on its release ("auth" is a
 	// prompt on 2.0.77): FindClaude has just identified it.
 	inv := session.Classify(args, bin)
+	if picked == "" && inv.Session && !c.DryRun {
+		suggestRoom(d, ws.Account.Name, ws.Account.Dir)
+	}
 	switch {
 	case c.DryRun:
 		lines, err := ws.DryRun(args, inv, io)
@@ -248,4 +255,36 @@ func (c *RunCmd) command(prog string) string {
 		words = append(words, "--dry-run")
 	}
 	return strings.Join(words, " ")
+}
+
+// autoAccount picks the account with the most headroom when the user asks
+// for it (--account auto, CLAUDE_ACCOUNT=auto) or when no account is named
+// and the directory is bound to several; it says which in one line and
+// returns it, or "" when the account is named or bound alone.
+func (c *RunCmd) autoAccount(d *Deps) (string, error) {
+	name := c.Account
+	if name == "" {
+		name = d.Env.Get("CLAUDE_ACCOUNT")
+	}
+	if name == "" {
+		name, _ = launcherAccount(d.Prog)
+	}
+	if name == "" {
+		b, ok, err := lookupBinding(d.Env, d.Dir)
+		if err != nil || !ok {
+			return "", err
+		}
+		if all, err := binding.Accounts(d.Env, b); err != nil || len(all) < 2 {
+			return "", err
+		}
+		name = Auto
+	}
+	if name != Auto {
+		return "", nil
+	}
+	picked, err := pickAuto(d, true)
+	if err == nil {
+		c.Account = picked
+	}
+	return picked, err
 }

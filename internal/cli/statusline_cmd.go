@@ -5,13 +5,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
+	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitcmd"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/out"
+	"github.com/claude-account/claude-account/internal/usage"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -21,8 +29,10 @@ import (
 // on a branch without upstream; gitcmd adds one `git config --list` where
 // the repository's configuration names a command).
 type StatuslineCmd struct {
-	NoGit   bool `name:"no-git" help:"Skip the one git process (no dirty/ahead state)."`
-	Waiting bool `help:"Add how many of the account's other sessions wait for you (see 'ps')."`
+	NoGit      bool   `name:"no-git" help:"Skip the one git process (no dirty/ahead state)."`
+	Waiting    bool   `help:"Add how many of the account's other sessions wait for you (see 'ps')."`
+	Usage      string `placeholder:"ACCOUNT-DIR" help:"Record the rate limits Claude reports as the usage of the account kept in this dir, and show them (the launcher passes it)."`
+	RecordOnly bool   `name:"record-only" help:"With --usage: print only what the account's own status line (its settings.json statusLine) prints, or nothing."`
 }
 
 // Help is shown under the command's usage.
@@ -63,11 +73,40 @@ type statusInput struct {
 // whatever the first line of stdout is, so a partial line beats none.
 func (c *StatuslineCmd) Run(d *Deps) error {
 	var in statusInput
+	var data []byte
 	if d.Stdin != nil {
-		data, _ := io.ReadAll(io.LimitReader(d.Stdin, 1<<20))
+		data, _ = io.ReadAll(io.LimitReader(d.Stdin, 1<<20))
 		_ = json.Unmarshal(data, &in)
 	}
+	var used usage.Usage
+	if c.Usage != "" {
+		if u, ok := usage.FromStatus(data); ok {
+			// A record that cannot be written costs the figure, never the line.
+			_ = usage.Record(c.Usage, u, d.Now())
+			used = u
+		} else {
+			used, _ = usage.Read(c.Usage)
+		}
+		if c.RecordOnly {
+			return ownStatusLine(d, c.Usage, data)
+		}
+	}
 	line := statusLine(d, in, !c.NoGit)
+	if c.Usage == "" {
+		// Named in settings.json (home-manager's statusLine option): the
+		// account's figures, which the launcher's own line records.
+		if acct, _, _ := strings.Cut(line, " · "); acct != "?" {
+			if dir, err := binding.AccountDir(d.Env, acct); err == nil {
+				used, _ = usage.Read(dir)
+			}
+		}
+	}
+	if s := used.Short(d.Now()); s != "" {
+		if used.Busiest(d.Now()) >= usage.Warn {
+			s = "⚠ " + s
+		}
+		line += " · " + s
+	}
 	if c.Waiting {
 		acct, _, _ := strings.Cut(line, " · ")
 		if n := waitingCount(d, acct, in.SessionID); n > 0 {
@@ -75,6 +114,40 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 		}
 	}
 	d.stdout().Line(line)
+	return nil
+}
+
+// ownStatusLine runs the status line the account's settings name, as Claude
+// would have without the launcher's, with the same input; its output is
+// Claude's to show, passed on as it is. None: nothing is printed. The
+// settings are read where Claude reads them ($CLAUDE_CONFIG_DIR, whose
+// settings.json /statusline writes), else in the account dir. A status line
+// that is itself this one (named by hand in settings.json) is not run again.
+func ownStatusLine(d *Deps, accountDir string, input []byte) error {
+	const inside = "CLAUDE_ACCOUNT_OWN_STATUSLINE"
+	if d.Env.Get(inside) != "" {
+		return nil
+	}
+	dir := d.Env.Get("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		dir = accountDir
+	}
+	settings, _ := fsx.ReadFile(filepath.Join(dir, "settings.json"))
+	line := gjson.GetBytes(settings, "statusLine")
+	command := line.Get("command").String()
+	if line.Get("type").String() != "command" || strings.TrimSpace(command) == "" {
+		return nil
+	}
+	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd.Dir, cmd.Env = d.Dir, d.Env.With(inside, "1").List()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), d.Stdout, d.Stderr
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return ExitCodeError(exit.ExitCode())
+		}
+		return err
+	}
 	return nil
 }
 

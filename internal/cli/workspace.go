@@ -31,6 +31,10 @@ func (f AccountFlags) account(d *Deps) (name string, from *binding.Binding, ok b
 	if name == "" {
 		name, _ = launcherAccount(d.Prog)
 	}
+	if name == Auto {
+		name, err = pickAuto(d, false)
+		return name, nil, err == nil, err
+	}
 	if name != "" {
 		return name, nil, true, nil
 	}

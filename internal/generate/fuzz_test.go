@@ -45,7 +45,8 @@ func FuzzParseSpec(f *testing.F) {
 			cfg.Worktree.Dir != spec.Worktree.Dir ||
 			strings.Join(cfg.Worktree.SymlinkDirs, "\x00") != strings.Join(spec.Worktree.SymlinkDirectories, "\x00") ||
 			strings.Join(cfg.Worktree.SparsePaths, "\x00") != strings.Join(spec.Worktree.SparsePaths, "\x00") ||
-			cfg.Worktree.UseHooks != spec.Worktree.UseHooks || cfg.SingleInstance == nil || *cfg.SingleInstance != spec.SingleInstance {
+			cfg.Worktree.UseHooks != spec.Worktree.UseHooks || cfg.SingleInstance == nil || *cfg.SingleInstance != spec.SingleInstance ||
+			cfg.Notify != spec.Notify {
 			t.Fatalf("round trip differs:\nspec %+v\ntoml %+v", spec, cfg)
 		}
 	})

@@ -123,6 +123,7 @@ func TestRunEveryOption(t *testing.T) {
   "memory": {"source": "` + src + `/memory.md"},
   "coalesceKeys": ["mcpServers", "theme"],
   "singleInstance": false,
+  "notify": true,
   "projectMcp": "never",
   "worktree": {"dir": "wt", "symlinkDirectories": ["node_modules", "web/.venv"], "sparsePaths": ["src", "docs"], "useHooks": true}
 }`
@@ -163,6 +164,7 @@ settings_mode = "link"
 coalesce_keys = ["mcpServers", "theme"]
 single_instance = false
 project_mcp = "never"
+notify = true
 
 [worktree]
 dir = "wt"
@@ -184,7 +186,7 @@ use_hooks = true
 	}
 	if cfg.Name != "max" || cfg.Claude != "/nix/store/aaaa-claude-code/bin/claude" || cfg.Declared != "declared" ||
 		cfg.SettingsMode != "link" || strings.Join(cfg.CoalesceKeys, ",") != "mcpServers,theme" ||
-		cfg.SingleInstance == nil || *cfg.SingleInstance || cfg.ProjectMCP != "never" ||
+		cfg.SingleInstance == nil || *cfg.SingleInstance || cfg.ProjectMCP != "never" || !cfg.Notify ||
 		cfg.Worktree.Dir != "wt" || strings.Join(cfg.Worktree.SymlinkDirs, ",") != "node_modules,web/.venv" ||
 		strings.Join(cfg.Worktree.SparsePaths, ",") != "src,docs" || !cfg.Worktree.UseHooks {
 		t.Errorf("account.Parse = %+v", cfg)
@@ -195,7 +197,7 @@ func TestRunEmptyOptionsWriteNoFiles(t *testing.T) {
 	for _, spec := range []string{
 		`{"name": "min"}`,
 		`{"name": "min", "claude": null, "settings": {}, "mcpServers": {}, "commands": {}, "agents": {}, "skills": {}, "memory": null,
-		  "settingsMode": null, "coalesceKeys": null, "singleInstance": null, "projectMcp": null, "worktree": null}`,
+		  "settingsMode": null, "coalesceKeys": null, "singleInstance": null, "notify": null, "projectMcp": null, "worktree": null}`,
 		`{"name": "min", "settings": null, "mcpServers": null, "commands": null, "agents": null, "skills": null,
 		  "worktree": {"dir": null, "symlinkDirectories": null, "sparsePaths": null, "useHooks": null}}`,
 	} {
@@ -355,7 +357,7 @@ func TestBadSpec(t *testing.T) {
 		{`{"name": "Max"}`, `spec F: account "Max": name: must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')`},
 		{`{"name": "-x"}`, `spec F: account "-x": name: must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')`},
 		{`{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}`, `spec F: account "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": name: is 181 characters long; the limit is 180`},
-		{`{"name": "max", "setings": {}}`, `spec F: account "max": setings: unknown field; known fields are name, claude, settings, settingsMode, mcpServers, commands, agents, skills, memory, coalesceKeys, singleInstance, projectMcp, worktree, rules, outputStyles, hooks, plugins, lspServers, marketplaces, agentsDir, commandsDir, hooksDir, rulesDir, skillsDir`},
+		{`{"name": "max", "setings": {}}`, `spec F: account "max": setings: unknown field; known fields are name, claude, settings, settingsMode, mcpServers, commands, agents, skills, memory, coalesceKeys, singleInstance, notify, projectMcp, worktree, rules, outputStyles, hooks, plugins, lspServers, marketplaces, agentsDir, commandsDir, hooksDir, rulesDir, skillsDir`},
 		{`{"name": "max", "claude": "claude"}`, `spec F: account "max": claude: "claude" is not an absolute path; give the Claude binary's full path, or null for claude on PATH`},
 		{`{"name": "max", "claude": true}`, `spec F: account "max": claude: must be a string or null, not bool`},
 		{`{"name": "max", "settings": []}`, `spec F: account "max": settings: must be a JSON object, not array`},

@@ -22,6 +22,8 @@
 //	coalesceKeys    array of strings: the .claude.json keys the account owns
 //	                (default ["mcpServers"])
 //	singleInstance  bool (default true)
+//	notify          bool (default false): a desktop notification when a
+//	                session starts to wait (nix/lib leaves it out when false)
 //	projectMcp      "trusted" (default) or "never"
 //	worktree        object (each field optional):
 //	                  dir                 string, relative (default ".claude/worktrees")
@@ -105,6 +107,7 @@ type Spec struct {
 	Dirs           map[string]Content // agentsDir, commandsDir, hooksDir, rulesDir, skillsDir
 	CoalesceKeys   []string
 	SingleInstance bool
+	Notify         bool
 	ProjectMCP     string
 	Worktree       Worktree
 }
@@ -138,7 +141,7 @@ func (e *SpecError) Error() string {
 // knownFields are the spec's top-level fields, in the order of the doc above.
 var knownFields = []string{
 	"name", "claude", "settings", "settingsMode", "mcpServers", "commands",
-	"agents", "skills", "memory", "coalesceKeys", "singleInstance",
+	"agents", "skills", "memory", "coalesceKeys", "singleInstance", "notify",
 	"projectMcp", "worktree", "rules", "outputStyles", "hooks", "plugins",
 	"lspServers", "marketplaces", "agentsDir", "commandsDir", "hooksDir",
 	"rulesDir", "skillsDir",
@@ -209,7 +212,7 @@ func ParseSpec(data []byte, file string) (*Spec, error) {
 	}
 	steps := []func(map[string]json.RawMessage, *Spec) error{
 		p.claude, p.settings, p.enums, p.mcpServers, p.contents, p.memory,
-		p.coalesceKeys, p.singleInstance, p.worktree, p.parity,
+		p.coalesceKeys, p.singleInstance, p.notify, p.worktree, p.parity,
 	}
 	for _, step := range steps {
 		if err := step(top, s); err != nil {
@@ -452,6 +455,17 @@ func (p *parser) singleInstance(top map[string]json.RawMessage, s *Spec) error {
 	}
 	if err := strictDecode(raw, &s.SingleInstance); err != nil {
 		return p.fail("singleInstance", jsonProblem(raw, err, "true or false"))
+	}
+	return nil
+}
+
+func (p *parser) notify(top map[string]json.RawMessage, s *Spec) error {
+	raw, ok := top["notify"]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	if err := strictDecode(raw, &s.Notify); err != nil {
+		return p.fail("notify", jsonProblem(raw, err, "true or false"))
 	}
 	return nil
 }

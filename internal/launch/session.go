@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/shell"
+	"github.com/claude-account/claude-account/internal/usage"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -116,16 +118,28 @@ func sessionOf(held *lock.Lock) (id, token string) {
 // the launcher running now, so they follow the binary the user runs and go
 // away with the option; the account's settings.json never holds them.
 func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string {
-	spec := session.Spec{Exe: Executable(), ID: id, Token: token, Claude: w.Claude}
+	spec := session.Spec{Exe: Executable(), ID: id, Token: token, Claude: w.Claude, Notify: w.Account.Config.Notify}
 	if spec.Exe == "" {
 		io.Note("the launcher cannot find its own path, so this session runs without its hooks ('ps' shows it as starting)")
 		return args
 	}
 	a := w.Account
-	if a.Config.StatusLine {
-		// Flag settings win over the account's: ours only where it has none.
+	records := a.RecordsUsage() && w.Claude.Has(usage.Reported)
+	if a.Config.StatusLine || records {
+		// Flag settings win over the account's: ours is shown only where
+		// it has none, and the one that records usage runs the account's.
 		data, _ := fsx.ReadFile(filepath.Join(a.Dir, "settings.json"))
-		spec.StatusLine = !gjson.GetBytes(data, "statusLine").Exists()
+		theirs := gjson.GetBytes(data, "statusLine")
+		spec.StatusLine = a.Config.StatusLine && !theirs.Exists()
+		// A project's own status line (.claude/settings*.json) wins over
+		// the account's in Claude; the launcher's would hide it, and the
+		// launcher never runs a command a repository names.
+		if records && !projectStatusLine(w.projectDirs()) {
+			spec.Usage = a.Dir
+			if p := theirs.Get("padding"); p.Type == gjson.Number {
+				spec.Padding = p.Raw
+			}
+		}
 	}
 	if a.Config.Worktree.UseHooks {
 		if w.Claude.Has(session.WorktreeHooksSince) {
@@ -145,4 +159,43 @@ func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string
 		return args
 	}
 	return out
+}
+
+// projectDirs are where a project's .claude/settings.json may be read from:
+// the directory Claude starts in (Claude reads the project settings there),
+// and each directory above it up to the work tree's top, which releases and
+// setups differ on; outside a work tree, the start directory alone.
+func (w *Workspace) projectDirs() []string {
+	dirs := []string{w.dir}
+	top := w.Context.Toplevel
+	for d := w.dir; top != "" && d != top && strings.HasPrefix(d, top+"/"); {
+		d = filepath.Dir(d)
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+// projectStatusLine reports whether a project's settings in any of dirs may
+// name a status line: one that says so, or one the launcher cannot read as a
+// plain file (a link, a FIFO, a huge file), which it does not follow to find
+// out. Erring this way only costs a session's figures; the other way would
+// hide the project's line.
+func projectStatusLine(dirs []string) bool {
+	for _, root := range dirs {
+		for _, name := range []string{"settings.json", "settings.local.json"} {
+			p := filepath.Join(root, ".claude", name)
+			st, err := os.Lstat(p)
+			if err != nil {
+				continue
+			}
+			if !st.Mode().IsRegular() || st.Size() > 1<<20 {
+				return true
+			}
+			data, err := fsx.ReadFile(p)
+			if err != nil || gjson.GetBytes(data, "statusLine").Exists() {
+				return true
+			}
+		}
+	}
+	return false
 }

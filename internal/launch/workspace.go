@@ -164,6 +164,11 @@ func (w *Workspace) Holders() ([]lock.Held, error) {
 func (w *Workspace) Acquire() (*lock.Lock, error) {
 	h := lock.Holder{PID: os.Getpid(), Account: w.Account.Name, Workspace: w.Context.Toplevel,
 		ConfigDir: w.Layout.ConfigDir, Started: w.now().UTC()}
+	if tmux, pane := w.env.Get("TMUX"), w.env.Get("TMUX_PANE"); tmux != "" && lock.ValidPane(pane) {
+		// Where 'ps' shows the session and 'jump' goes: Claude runs in the
+		// launcher's terminal, so in its pane.
+		h.Tmux, h.Pane = tmux, pane
+	}
 	held, err := lock.Acquire(w.lockDir, w.LockKey(), w.slots(), h, w.Where())
 	var running *lock.AlreadyRunningError
 	if errors.As(err, &running) && running.Holder.Workspace != "" {

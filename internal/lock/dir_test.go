@@ -64,3 +64,16 @@ func TestDirForDarwinPrivate(t *testing.T) {
 		t.Errorf("a link as the lock dir: %v, want it refused", err)
 	}
 }
+
+func TestTmux(t *testing.T) {
+	for pane, want := range map[string]bool{"%0": true, "%123": true, "": false, "%": false, "3": false, "%3;x": false, "%-1": false, "%1234567890123": false} {
+		if ValidPane(pane) != want {
+			t.Errorf("ValidPane(%q) = %v", pane, !want)
+		}
+	}
+	for tmux, want := range map[string]string{"/tmp/tmux-1000/default,123,0": "/tmp/tmux-1000/default", "/s": "/s", "": "", "rel,1,0": "", ",1,0": ""} {
+		if got := TmuxSocket(tmux); got != want {
+			t.Errorf("TmuxSocket(%q) = %q, want %q", tmux, got, want)
+		}
+	}
+}

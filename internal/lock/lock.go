@@ -56,6 +56,34 @@ type Holder struct {
 	Workspace string    `json:"workspace"`           // the toplevel, or "" outside a work tree
 	ConfigDir string    `json:"configDir,omitempty"` // Claude's CLAUDE_CONFIG_DIR
 	Started   time.Time `json:"started"`
+	// In tmux, the launcher's TMUX (the server's socket, its PID, the
+	// session) and TMUX_PANE (the pane, "%3"): where 'jump' goes.
+	Tmux string `json:"tmux,omitempty"`
+	Pane string `json:"pane,omitempty"`
+}
+
+// ValidPane reports whether pane is a tmux pane id as TMUX_PANE holds it:
+// "%" and digits. Anything else is not passed to tmux as a target.
+func ValidPane(pane string) bool {
+	if len(pane) < 2 || len(pane) > 12 || pane[0] != '%' {
+		return false
+	}
+	for _, r := range pane[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// TmuxSocket is the server socket of a TMUX value ("socket,pid,session"),
+// "" when it names none.
+func TmuxSocket(tmux string) string {
+	socket, _, _ := strings.Cut(tmux, ",")
+	if !filepath.IsAbs(socket) {
+		return ""
+	}
+	return socket
 }
 
 // AlreadyRunningError is a launch refused because the slot is taken.
@@ -250,11 +278,16 @@ func (l *Lock) write() error {
 	if h.ClaudePID != 0 {
 		fields = append(fields, jsonx.Field{Name: "claudePid", Value: jsonx.Int(h.ClaudePID)})
 	}
-	data := jsonx.Object(false, append(fields,
+	fields = append(fields,
 		jsonx.Field{Name: "account", Value: jsonx.String(h.Account)},
 		jsonx.Field{Name: "workspace", Value: jsonx.String(h.Workspace)},
 		jsonx.Field{Name: "configDir", Value: jsonx.String(h.ConfigDir)},
-		jsonx.Field{Name: "started", Value: jsonx.String(h.Started.Format(time.RFC3339Nano))})...)
+		jsonx.Field{Name: "started", Value: jsonx.String(h.Started.Format(time.RFC3339Nano))})
+	if h.Pane != "" {
+		fields = append(fields, jsonx.Field{Name: "tmux", Value: jsonx.String(h.Tmux)},
+			jsonx.Field{Name: "pane", Value: jsonx.String(h.Pane)})
+	}
+	data := jsonx.Object(false, fields...)
 	// Write, then cut: a reader never sees an empty body, only the old or
 	// the new one (or, for a moment, the new one with old bytes after it,
 	// which it reads past: the body is one JSON value).
@@ -389,6 +422,18 @@ func Unclean(dir, key string, slots int) int64 {
 		}
 	}
 	return last
+}
+
+// Read returns what the lock file at path says of its holder, without
+// probing the lock: for a holder that knows it holds it (its session's
+// hooks). nil when it says nothing.
+func Read(path string) *Holder {
+	f, err := openLock(path, syscall.O_RDONLY)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	return readHolder(f)
 }
 
 // Probe returns the holder of the lock at path, or nil when it is free.

@@ -70,6 +70,8 @@ type Info struct {
 	SessionID   string     `json:"sessionId,omitempty"`
 	Worktrees   []Worktree `json:"worktrees"` // worktrees the session made itself (claude -w, agents' isolation)
 	LockFile    string     `json:"lockFile"`
+	Pane        string     `json:"pane"`       // its tmux pane ("%3"), "" outside tmux
+	TmuxSocket  string     `json:"tmuxSocket"` // the socket of that pane's tmux server, "" outside tmux
 }
 
 // Worktree is a worktree a session made.
@@ -85,6 +87,9 @@ func Describe(r Running, getenv func(string) string) Info {
 	h := r.Lock
 	in := Info{Account: h.Account, Path: h.Workspace, State: Starting, Since: h.Started,
 		PID: h.ClaudePID, LauncherPID: h.PID, LockFile: h.Path, Worktrees: []Worktree{}}
+	if socket := lock.TmuxSocket(h.Tmux); socket != "" && lock.ValidPane(h.Pane) {
+		in.Pane, in.TmuxSocket = h.Pane, socket
+	}
 	if in.PID == 0 {
 		in.PID = h.PID
 	}

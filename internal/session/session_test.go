@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,46 @@ func TestWithSettings(t *testing.T) {
 	}
 }
 
+// TestRecordWait: the hook's notification comes once a session moves into
+// waiting, with why, never at its start, once a spell, once in NotifyEvery.
+func TestRecordWait(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lock")
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	var got []string
+	step := func(after time.Duration, event, extra string) {
+		t.Helper()
+		now = now.Add(after)
+		in := `{"session_id":"s","cwd":"/w","hook_event_name":"` + event + `"` + extra + `}`
+		err := Record(dir, "max-01", "7-1", []byte(in), now, func(s *State, reason string) {
+			if s.State != Waiting || !s.Notified.Equal(now) || s.Token != "7-1" {
+				t.Errorf("wait got %+v", s)
+			}
+			got = append(got, reason)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	step(0, "SessionStart", `,"source":"startup"`)
+	step(time.Second, "UserPromptSubmit", "")
+	step(20*time.Second, "Stop", "")
+	step(60*time.Second, "Notification", `,"notification_type":"idle_prompt"`)
+	step(time.Second, "SessionStart", `,"source":"clear"`)
+	step(time.Second, "UserPromptSubmit", "")
+	step(time.Second, "PermissionRequest", "") // 63 s after the last: notifies
+	step(time.Second, "PostToolUse", "")
+	step(5*time.Second, "Stop", "") // 6 s after the last: too soon
+	step(time.Second, "UserPromptSubmit", "")
+	step(10*time.Second, "Notification", `,"notification_type":"elicitation_dialog"`)
+	want := []string{"Its answer ended.", "A permission dialog opened.", "It asks you a question."}
+	if !slices.Equal(got, want) {
+		t.Errorf("notified %q, want %q", got, want)
+	}
+	if s := readState(filepath.Join(StateDir(dir), "max-01.json"), "7-1"); !s.Notified.Equal(now) {
+		t.Errorf("the state keeps when it last notified: %v", s.Notified)
+	}
+}
+
 func TestRecord(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "lock")
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
@@ -120,7 +161,7 @@ func TestRecord(t *testing.T) {
 		t.Helper()
 		now = now.Add(time.Second)
 		in := `{"session_id":"s","cwd":"/w","hook_event_name":"` + event + `"` + extra + `}`
-		if err := Record(dir, "max-01", "7-1", []byte(in), now); err != nil {
+		if err := Record(dir, "max-01", "7-1", []byte(in), now, nil); err != nil {
 			t.Fatal(err)
 		}
 		return readState(filepath.Join(StateDir(dir), "max-01.json"), "7-1")
@@ -160,7 +201,7 @@ func TestRecord(t *testing.T) {
 		t.Error("Forget left the state")
 	}
 	for _, id := range []string{"", "..", "../x", "a/b", ".hidden"} {
-		if Record(dir, id, "7-1", []byte(`{"hook_event_name":"Stop"}`), now) == nil {
+		if Record(dir, id, "7-1", []byte(`{"hook_event_name":"Stop"}`), now, nil) == nil {
 			t.Errorf("id %q accepted", id)
 		}
 	}
@@ -173,7 +214,7 @@ func FuzzRecord(f *testing.F) {
 	f.Add([]byte(`not json`))
 	dir := filepath.Join(f.TempDir(), "lock")
 	f.Fuzz(func(t *testing.T, in []byte) {
-		if err := Record(dir, "max-fuzz", "1-1", in, time.Unix(1, 0)); err != nil {
+		if err := Record(dir, "max-fuzz", "1-1", in, time.Unix(1, 0), nil); err != nil {
 			return
 		}
 		data, err := os.ReadFile(filepath.Join(StateDir(dir), "max-fuzz.json"))
@@ -222,7 +263,7 @@ func BenchmarkRecord(b *testing.B) {
 	now := time.Now()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := Record(dir, "max-0123456789abcdef", "1-1", events[i%3], now); err != nil {
+		if err := Record(dir, "max-0123456789abcdef", "1-1", events[i%3], now, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -60,6 +60,15 @@ type Spec struct {
 	Claude claudever.Binary
 	// StatusLine adds 'claude-account statusline' as the status line.
 	StatusLine bool
+	// Usage, an account dir, makes the status line record the rate limits
+	// Claude reports there (package usage). Without StatusLine it prints
+	// only what the account's own status line prints, if it has one
+	// (statusline --record-only), keeping that one's Padding.
+	Usage   string
+	Padding string // a JSON number, or ""
+	// Notify makes the state hook notify the user when the session starts
+	// to wait (hook state --notify; account.toml notify = true).
+	Notify bool
 	// WorktreeHooks adds the WorktreeCreate and WorktreeRemove hooks, with
 	// these arguments after the verb (" --account max"); "" leaves them out.
 	WorktreeHooks string
@@ -70,7 +79,11 @@ type Spec struct {
 func (s Spec) JSON() []byte {
 	exe := shell.Quote(s.Exe)
 	// One entry, encoded once, for every event.
-	state := hookEntry(exe + " hook state --id " + s.ID + " --token " + s.Token)
+	stateCmd := exe + " hook state --id " + s.ID + " --token " + s.Token
+	if s.Notify {
+		stateCmd += " --notify"
+	}
+	state := hookEntry(stateCmd)
 	var hooks []jsonx.Field
 	for _, e := range Events {
 		if !s.Claude.Has(e.Since) {
@@ -85,10 +98,20 @@ func (s Spec) JSON() []byte {
 			jsonx.Field{Name: "WorktreeRemove", Value: hookEntry(exe + " hook worktree-remove" + s.WorktreeHooks)})
 	}
 	fields := []jsonx.Field{{Name: "hooks", Value: jsonx.Object(false, hooks...)}}
-	if s.StatusLine {
-		fields = append(fields, jsonx.Field{Name: "statusLine", Value: jsonx.Object(false,
-			jsonx.Field{Name: "type", Value: jsonx.String("command")},
-			jsonx.Field{Name: "command", Value: jsonx.String(exe + " statusline")})})
+	if s.StatusLine || s.Usage != "" {
+		command := exe + " statusline"
+		if s.Usage != "" {
+			command += " --usage " + shell.Quote(s.Usage)
+			if !s.StatusLine {
+				command += " --record-only"
+			}
+		}
+		line := []jsonx.Field{{Name: "type", Value: jsonx.String("command")},
+			{Name: "command", Value: jsonx.String(command)}}
+		if s.Padding != "" && !s.StatusLine {
+			line = append(line, jsonx.Field{Name: "padding", Value: []byte(s.Padding)})
+		}
+		fields = append(fields, jsonx.Field{Name: "statusLine", Value: jsonx.Object(false, line...)})
 	}
 	return jsonx.Object(false, fields...)
 }

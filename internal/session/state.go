@@ -35,6 +35,7 @@ type State struct {
 	Cwd       string    // Claude's working directory, as its hooks report it
 	SessionID string    // Claude's own session id (for claude --resume)
 	Worktrees []string  // worktrees the session made through our WorktreeCreate hook
+	Notified  time.Time // when its hook last notified the user that it waits (Record's wait)
 }
 
 func (s *State) encode() []byte {
@@ -46,14 +47,18 @@ func (s *State) encode() []byte {
 		wts = append(wts, jsonx.String(w)...)
 	}
 	wts = append(wts, ']')
-	return append(jsonx.Object(false,
-		jsonx.Field{Name: "token", Value: jsonx.String(s.Token)},
-		jsonx.Field{Name: "state", Value: jsonx.String(s.State)},
-		jsonx.Field{Name: "since", Value: jsonx.String(s.Since.UTC().Format(time.RFC3339Nano))},
-		jsonx.Field{Name: "event", Value: jsonx.String(s.Event)},
-		jsonx.Field{Name: "cwd", Value: jsonx.String(s.Cwd)},
-		jsonx.Field{Name: "sessionId", Value: jsonx.String(s.SessionID)},
-		jsonx.Field{Name: "worktrees", Value: wts}), '\n')
+	fields := []jsonx.Field{
+		{Name: "token", Value: jsonx.String(s.Token)},
+		{Name: "state", Value: jsonx.String(s.State)},
+		{Name: "since", Value: jsonx.String(s.Since.UTC().Format(time.RFC3339Nano))},
+		{Name: "event", Value: jsonx.String(s.Event)},
+		{Name: "cwd", Value: jsonx.String(s.Cwd)},
+		{Name: "sessionId", Value: jsonx.String(s.SessionID)},
+		{Name: "worktrees", Value: wts}}
+	if !s.Notified.IsZero() {
+		fields = append(fields, jsonx.Field{Name: "notified", Value: jsonx.String(s.Notified.UTC().Format(time.RFC3339Nano))})
+	}
+	return append(jsonx.Object(false, fields...), '\n')
 }
 
 func decodeState(data []byte) (*State, bool) {
@@ -64,6 +69,9 @@ func decodeState(data []byte) (*State, bool) {
 	s := &State{Token: doc.Get("token").String(), State: doc.Get("state").String(), Event: doc.Get("event").String(),
 		Cwd: doc.Get("cwd").String(), SessionID: doc.Get("sessionId").String()}
 	s.Since, _ = time.Parse(time.RFC3339Nano, doc.Get("since").String())
+	if n := doc.Get("notified"); n.Exists() {
+		s.Notified, _ = time.Parse(time.RFC3339Nano, n.String())
+	}
 	for _, w := range doc.Get("worktrees").Array() {
 		s.Worktrees = append(s.Worktrees, w.String())
 	}
@@ -106,13 +114,24 @@ func next(event, notification, source string) string {
 	return ""
 }
 
+// NotifyEvery is the least time between two notifications of one session
+// (Record's wait): a session that stops again within it had its user there
+// a moment ago, and a loop of quick stops and dialogs is not a storm of them.
+const NotifyEvery = 10 * time.Second
+
 // Record takes one hook event (Claude's hook JSON, in) for session id of
 // token, and writes the session's new state when it changed. It is the
 // hook's whole work, run on every prompt and stop: one read of a small file
 // and, when the state changed, one write and rename, nothing synced (the
 // state dir is in XDG_RUNTIME_DIR, a tmpfs, and a state lost in a crash
 // belongs to a session that is gone too).
-func Record(lockDir, id, token string, in []byte, now time.Time) error {
+//
+// wait, when not nil, is called with the new state and why it waits, once
+// the session has moved into waiting
+// (not at its start or after /clear, where the user is at it), at most once
+// in NotifyEvery: the hook's notification. A spell of waiting is one move,
+// so the idle notification that follows a stop calls nothing.
+func Record(lockDir, id, token string, in []byte, now time.Time, wait func(s *State, reason string)) error {
 	if err := ValidID(id); err != nil {
 		return err
 	}
@@ -126,8 +145,16 @@ func Record(lockDir, id, token string, in []byte, now time.Time) error {
 	path := filepath.Join(StateDir(lockDir), id+".json")
 	cur := readState(path, token)
 	n := *cur
-	if st := next(f[0].String(), f[1].String(), f[2].String()); st != "" && st != cur.State {
-		n.State, n.Since, n.Event = st, now, f[0].String()
+	event := f[0].String()
+	if st := next(event, f[1].String(), f[2].String()); st != "" && st != cur.State {
+		n.State, n.Since, n.Event = st, now, event
+		if st == Waiting && event != "SessionStart" && wait != nil && !(now.Sub(cur.Notified) < NotifyEvery) {
+			n.Notified = now
+		} else {
+			wait = nil
+		}
+	} else {
+		wait = nil
 	}
 	if c := f[3].String(); c != "" {
 		n.Cwd = c
@@ -140,9 +167,37 @@ func Record(lockDir, id, token string, in []byte, now time.Time) error {
 	}
 	n.Token = token
 	if n.State == "" {
-		n.State, n.Since, n.Event = Starting, now, f[0].String()
+		n.State, n.Since, n.Event = Starting, now, event
 	}
-	return write(lockDir, path, &n)
+	if err := write(lockDir, path, &n); err != nil {
+		return err
+	}
+	if wait != nil {
+		wait(&n, reason(event, f[1].String()))
+	}
+	return nil
+}
+
+// reason is why a session waits after event, as a notification says it.
+func reason(event, notification string) string {
+	switch event {
+	case "Stop":
+		return "Its answer ended."
+	case "StopFailure":
+		return "Its answer failed (an API error)."
+	case "PermissionRequest":
+		return "A permission dialog opened."
+	case "Notification":
+		switch notification {
+		case "permission_prompt":
+			return "A permission dialog opened."
+		case "idle_prompt":
+			return "It is idle, waiting for your prompt."
+		case "elicitation_dialog":
+			return "It asks you a question."
+		}
+	}
+	return "It needs your attention."
 }
 
 // AddWorktree records that session id made the worktree at path (our

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +47,12 @@ import (
 // ANTHROPIC_BASE_URL (measured on 2.0.77, 2.1.90, 2.1.330), so only a proxy
 // can answer it; every release honours HTTPS_PROXY for it.
 //
+// -ratelimit 5h=0.42@+3600,7d=0.13@1900500000 adds to every answer
+// the headers a subscriber's answers carry and Claude reads its usage from:
+// anthropic-ratelimit-unified-<window>-utilization (a fraction) and
+// -<window>-reset (epoch seconds), with -status allowed (read from the
+// 2.1.90 and 2.1.330 binaries: the status line's rate_limits come from them).
+//
 // -hold FILE keeps every answer pending while FILE exists, so a script can see
 // Claude while it waits for the model: it makes FILE before the prompt and
 // removes it to let the answer go (a gate, not a delay: nothing races a
@@ -66,11 +73,16 @@ func apistub(ts *testscript.TestScript, neg bool, args []string) {
 		case args[0] == "-tool" && len(args) > 1:
 			stub.tool, args = args[1], args[2:]
 			continue
+		case args[0] == "-ratelimit" && len(args) > 1:
+			h, err := rateLimitHeaders(args[1])
+			ts.Check(err)
+			stub.ratelimit, args = h, args[2:]
+			continue
 		}
 		break
 	}
 	if neg || len(args) > 1 {
-		ts.Fatalf("usage: apistub [-proxy] [-hold FILE] [-tool COMMAND] [DIR]")
+		ts.Fatalf("usage: apistub [-proxy] [-hold FILE] [-tool COMMAND] [-ratelimit 5h=F@EPOCH,7d=F@EPOCH] [DIR]")
 	}
 	dir := filepath.Join(ts.Getenv("WORK"), "api")
 	if len(args) == 1 {
@@ -104,14 +116,16 @@ func apistub(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 type apiStub struct {
-	dir     string
-	hold    string        // -hold: answers wait while this file exists
-	tool    string        // -tool: the Bash command a first answer asks to run
-	ca      *stubCA       // with -proxy
-	tunnels *connListener // with -proxy: the TLS ends of CONNECT tunnels
-	mu      sync.Mutex
-	n       int // /v1/messages requests
-	tokens  int // OAuth token requests
+	dir  string
+	hold string // -hold: answers wait while this file exists
+	tool string // -tool: the Bash command a first answer asks to run
+	// -ratelimit: the unified rate-limit headers every answer carries
+	ratelimit http.Header
+	ca        *stubCA       // with -proxy
+	tunnels   *connListener // with -proxy: the TLS ends of CONNECT tunnels
+	mu        sync.Mutex
+	n         int // /v1/messages requests
+	tokens    int // OAuth token requests
 }
 
 // Reply is the text every answer carries, for scripts to look for.
@@ -163,6 +177,9 @@ func (s *apiStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				break
 			}
 		}
+	}
+	for k, v := range s.ratelimit {
+		w.Header()[k] = v
 	}
 	id := fmt.Sprintf("msg_stub_%03d", n)
 	usage := map[string]int{"input_tokens": 1, "output_tokens": 2}
@@ -538,4 +555,29 @@ func StubBrowser() {
 		os.Exit(1)
 	}
 	resp.Body.Close()
+}
+
+// rateLimitHeaders parses apistub's -ratelimit value.
+func rateLimitHeaders(spec string) (http.Header, error) {
+	h := http.Header{}
+	h.Set("anthropic-ratelimit-unified-status", "allowed")
+	for _, part := range strings.Split(spec, ",") {
+		win, rest, ok1 := strings.Cut(part, "=")
+		util, reset, ok2 := strings.Cut(rest, "@")
+		if !ok1 || !ok2 || (win != "5h" && win != "7d") {
+			return nil, fmt.Errorf("-ratelimit %s: want 5h=FRACTION@EPOCH,7d=FRACTION@EPOCH", spec)
+		}
+		if rel, ok := strings.CutPrefix(reset, "+"); ok {
+			// Seconds from now: 2.1.330 drops a reset more than a year
+			// ahead, or past.
+			n, err := strconv.ParseInt(rel, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("-ratelimit %s: %v", spec, err)
+			}
+			reset = strconv.FormatInt(time.Now().Unix()+n, 10)
+		}
+		h.Set("anthropic-ratelimit-unified-"+win+"-utilization", util)
+		h.Set("anthropic-ratelimit-unified-"+win+"-reset", reset)
+	}
+	return h, nil
 }

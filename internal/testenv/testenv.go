@@ -176,6 +176,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"mkclaude":    mkclaude,
 		"archivedir":  archivedir,
 		"suggested":   suggested,
+		"ondone":      ondone,
 	}
 }
 
@@ -381,6 +382,21 @@ func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s did not appear (or match) within %s", args[0], Patience)
+}
+
+// ondone COMMAND [ARGS…]: run COMMAND when the script ends, passed or
+// failed, before its background commands are waited for: the cleanup of what
+// outlives a failed script (ondone tmux -S $WORK/tmux.sock kill-server).
+func ondone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: ondone COMMAND [ARGS…]")
+	}
+	dir := ts.MkAbs(".")
+	ts.Defer(func() {
+		c := exec.Command(args[0], args[1:]...)
+		c.Dir = dir
+		_ = c.Run()
+	})
 }
 
 // suggested FILE: run, as a user pasting it would (sh -c, in the current
@@ -593,6 +609,9 @@ func StubClaude() {
 		}
 	}
 	runStep()
+	if f := os.Getenv("CLAUDE_STUB_STATUS"); f != "" {
+		runStatusLine(settings, f)
+	}
 	if f := os.Getenv("CLAUDE_STUB_TOUCH"); f != "" {
 		_ = os.WriteFile(f, []byte("made by claude\n"), 0o644)
 	}
@@ -686,6 +705,38 @@ func runHooks(settings, event string) {
 				fmt.Fprintf(os.Stderr, "hook %s: %v\n", name, err)
 			}
 		}
+	}
+}
+
+// runStatusLine runs the status line as Claude does after an answer: the
+// flag settings' statusLine, else the config dir's settings.json one, through
+// sh, with the status JSON in file (CLAUDE_STUB_STATUS; write it as the real
+// one sends it) on stdin; it prints statusline=<its output, quoted> and
+// statuspadding=<padding> when set.
+func runStatusLine(settings, file string) {
+	line := gjson.Get(settings, "statusLine")
+	if !line.Exists() {
+		data, _ := os.ReadFile(filepath.Join(os.Getenv("CLAUDE_CONFIG_DIR"), "settings.json"))
+		line = gjson.GetBytes(data, "statusLine")
+	}
+	if !line.Exists() {
+		fmt.Println("statusline=none")
+		return
+	}
+	input, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "CLAUDE_STUB_STATUS:", err)
+		os.Exit(97)
+	}
+	c := exec.Command("sh", "-c", line.Get("command").String())
+	c.Stdin, c.Stderr = bytes.NewReader(input), os.Stderr
+	out, err := c.Output()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "statusline: %v\n", err)
+	}
+	fmt.Printf("statusline=%q\n", string(out))
+	if p := line.Get("padding"); p.Exists() {
+		fmt.Printf("statuspadding=%s\n", p.Raw)
 	}
 }
 

@@ -11,9 +11,6 @@ let
     concatLists
     concatStringsSep
     filter
-    groupBy
-    length
-    sort
     toJSON
     ;
   quote = s: "`${s}`";
@@ -42,7 +39,10 @@ let
     );
 in
 {
-  # "<dir>" = "<account>" lines, sorted, or "" when nothing is declared.
+  # "<dir>" = "<account>" lines, sorted, or "" when nothing is declared: one
+  # line per directory and account, so a directory several accounts list has
+  # a line for each, its accounts in order of name (the first is the one
+  # commands other than `run --account auto` take).
   bindingsText =
     { home, accounts }:
     let
@@ -86,31 +86,12 @@ in
       "# Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.configDir).\n"
       + concatStringsSep "" (map (name: "${toJSON name} = ${toJSON (dirOf name)}\n") moved);
 
-  # One message per relative directory and per directory bound to two accounts.
+  # One message per relative directory. A directory in several accounts'
+  # `directories` is no problem: it is bound to all of them, one line each
+  # (`claude-account run` picks the one with the most headroom there).
   bindingProblems =
     { home, accounts }:
-    let
-      all = pairs home accounts;
-      relative = map (
-        p: "${quote (opt p.name)}: ${quote p.dir} is a relative path; give an absolute path or one that starts with `~/`"
-      ) (filter (p: p.path == null) all);
-      groups = groupBy (p: p.path) (filter (p: p.path != null) all);
-      owners = path: sort (a: b: a < b) (map (p: p.name) groups.${path});
-      unique = list: attrNames (builtins.listToAttrs (map (n: { name = n; value = null; }) list));
-      twice = concatLists (
-        map (
-          path:
-          let
-            names = unique (owners path);
-          in
-          if length names < 2 then
-            [ ]
-          else
-            [
-              "${concatStringsSep " and " (map (n: quote (opt n)) names)} ${if length names == 2 then "both" else "all"} bind ${quote path}; a directory can use only one account, so keep it in one account's `directories`"
-            ]
-        ) (attrNames groups)
-      );
-    in
-    relative ++ twice;
+    map (
+      p: "${quote (opt p.name)}: ${quote p.dir} is a relative path; give an absolute path or one that starts with `~/`"
+    ) (filter (p: p.path == null) (pairs home accounts));
 }

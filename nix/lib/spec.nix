@@ -100,6 +100,8 @@ in
         useHooks = account.useWorktreeHooks or false;
       };
     }
+    # Only when on, so an account without it keeps its store path.
+    // optionalAttrs (account.notify or false) { notify = true; }
     # What home-manager's own programs.claude-code declares too: in the
     # spec only when set, so an account without them keeps its store path.
     // self.parityFields account;

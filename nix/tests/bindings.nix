@@ -61,6 +61,8 @@ runTests {
     };
     expected = "";
   };
+  # A directory in two accounts' `directories` is bound to both: no
+  # problem, and one line per account, sorted by account within it.
   testOneDirectoryTwoAccounts = {
     expr = b.bindingProblems {
       inherit home;
@@ -70,9 +72,68 @@ runTests {
         pro.directories = [ "~/pro" ];
       };
     };
-    expected = [
-      "`programs.claude-code.accounts.max.directories` and `programs.claude-code.accounts.work.directories` both bind `/home/u/work`; a directory can use only one account, so keep it in one account's `directories`"
-    ];
+    expected = [ ];
+  };
+  testOneDirectoryTwoAccountsTwoLines = {
+    expr = b.bindingsText {
+      inherit home;
+      accounts = {
+        work.directories = [
+          "~/work"
+          "/home/u/work"
+        ];
+        max.directories = [ "/home/u/work/" ];
+        pro.directories = [ "~/pro" ];
+      };
+    };
+    expected = ''
+      # Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.directories).
+      "/home/u/pro" = "pro"
+      "/home/u/work" = "max"
+      "/home/u/work" = "work"
+    '';
+  };
+  # Three accounts, each listing the other two's directories in another
+  # order: the same text whatever the order of the lists.
+  testSharedDirectoriesDeterministic = {
+    expr =
+      let
+        text =
+          dirs:
+          b.bindingsText {
+            inherit home;
+            accounts = {
+              c.directories = dirs;
+              a.directories = builtins.tail dirs ++ [ (builtins.head dirs) ];
+              b.directories = [ "/home/u/y" ];
+            };
+          };
+      in
+      [
+        (text [
+          "~/x"
+          "/home/u/y/"
+        ])
+        (text [
+          "/home/u/y"
+          "~/x/."
+        ])
+      ];
+    expected =
+      let
+        text = ''
+          # Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.directories).
+          "/home/u/x" = "a"
+          "/home/u/x" = "c"
+          "/home/u/y" = "a"
+          "/home/u/y" = "b"
+          "/home/u/y" = "c"
+        '';
+      in
+      [
+        text
+        text
+      ];
   };
   testSameAccountTwiceIsFine = {
     expr = b.bindingProblems {
@@ -102,6 +163,34 @@ runTests {
     expected = [
       "`programs.claude-code.accounts.work.directories`: `work` is a relative path; give an absolute path or one that starts with `~/`"
     ];
+  };
+  # A relative directory beside a shared one: only the relative one is a
+  # problem, and the text leaves it out.
+  testRelativeBesideShared = {
+    expr =
+      let
+        accounts = {
+          work.directories = [
+            "~/work"
+            "work"
+          ];
+          max.directories = [ "~/work" ];
+        };
+      in
+      {
+        problems = b.bindingProblems { inherit home accounts; };
+        text = b.bindingsText { inherit home accounts; };
+      };
+    expected = {
+      problems = [
+        "`programs.claude-code.accounts.work.directories`: `work` is a relative path; give an absolute path or one that starts with `~/`"
+      ];
+      text = ''
+        # Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.directories).
+        "/home/u/work" = "max"
+        "/home/u/work" = "work"
+      '';
+    };
   };
   testDisabledAccountIgnored = {
     expr = b.bindingProblems {

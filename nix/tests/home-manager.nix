@@ -110,6 +110,22 @@ let
         "must not nest"
       ];
     };
+    # A relative directory in `directories`, beside one two accounts share
+    # (issue 29): only the relative one is asserted.
+    relativeDirectory = {
+      value = filesOf {
+        programs.claude-code.accounts.work.directories = [ "~/work" ];
+        programs.claude-code.accounts.max.directories = [
+          "~/work"
+          "src"
+        ];
+      };
+      says = [
+        "Failed assertions:"
+        "- `programs.claude-code.accounts.max.directories`: `src` is a relative path; give an absolute path or one that starts with `~/`"
+      ];
+      never = [ "/home/u/work" ];
+    };
     # An option no account has, in accountDefaults (issue 30).
     accountDefaultsUnknownOption = {
       value = filesOf {
@@ -219,6 +235,20 @@ in
           "declared"
           "skills"
         ];
+      };
+      # One directory in two accounts' `directories` (issue 29): bound to
+      # both, one line each; home-manager asserts nothing.
+      testSharedDirectory = {
+        expr =
+          (configOf {
+            programs.claude-code.accounts.work.directories = [ "~/work" ];
+            programs.claude-code.accounts.max.directories = [ "/home/u/work/" ];
+          }).home.file."/home/u/.config/claude-account/bindings.declared".text;
+        expected = ''
+          # Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.directories).
+          "/home/u/work" = "max"
+          "/home/u/work" = "work"
+        '';
       };
       # Every option of ours has an example in home-manager's docs.
       testOptionExamples = {

@@ -34,6 +34,7 @@ let
     memory = "memory";
     coalesceKeys = [ ];
     singleInstance = false;
+    notify = true;
     projectMcp = "never";
     worktreeDir = "wt";
     symlinkDirectories = [ "node_modules" ];
@@ -312,6 +313,14 @@ runTests {
       };
     };
   };
+  # notify is in the spec only when on: other accounts keep their store path.
+  testNotifyOffLeftOut = {
+    expr = l.mkSpec {
+      name = "min";
+      notify = false;
+    } == minimalSpec;
+    expected = true;
+  };
   testMinimalSpecJSON = {
     expr = l.specJSON minimalSpec;
     expected = ''{"agents":{},"claude":null,"coalesceKeys":["mcpServers"],"commands":{},"mcpServers":{},"memory":null,"name":"min","projectMcp":"trusted","settings":{},"settingsMode":"coalesce","singleInstance":true,"skills":{},"worktree":{"dir":".claude/worktrees","sparsePaths":[],"symlinkDirectories":[],"useHooks":false}}'';
@@ -326,6 +335,7 @@ runTests {
       "mcpServers"
       "memory"
       "name"
+      "notify"
       "projectMcp"
       "settings"
       "settingsMode"
@@ -345,6 +355,7 @@ runTests {
         memory
         coalesceKeys
         singleInstance
+        notify
         projectMcp
         worktree
         ;
@@ -361,6 +372,7 @@ runTests {
       memory.text = "memory";
       coalesceKeys = [ ];
       singleInstance = false;
+      notify = true;
       projectMcp = "never";
       worktree = {
         dir = "wt";

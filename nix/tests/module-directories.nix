@@ -39,7 +39,8 @@ let
       };
     }
   ];
-  clash = eval [
+  # ~/work in two accounts' directories: bound to both.
+  shared = eval [
     {
       programs.claude-code.accounts = {
         work.directories = [ "~/work" ];
@@ -96,9 +97,33 @@ runTests {
     expected = [ ];
   };
   testOneDirectoryTwoAccounts = {
-    expr = failed clash;
+    expr = {
+      failed = failed shared;
+      text = shared.home.file.${declaredFile}.text;
+    };
+    expected = {
+      failed = [ ];
+      text = ''
+        # Declared by the claude-account Nix module (programs.claude-code.accounts.<name>.directories).
+        "/home/u/work" = "max"
+        "/home/u/work" = "work"
+      '';
+    };
+  };
+  testRelativeDirectory = {
+    expr = failed (eval [
+      {
+        programs.claude-code.accounts = {
+          work.directories = [ "~/work" ];
+          max.directories = [
+            "~/work"
+            "src"
+          ];
+        };
+      }
+    ]);
     expected = [
-      "`programs.claude-code.accounts.max.directories` and `programs.claude-code.accounts.work.directories` both bind `/home/u/work`; a directory can use only one account, so keep it in one account's `directories`"
+      "`programs.claude-code.accounts.max.directories`: `src` is a relative path; give an absolute path or one that starts with `~/`"
     ];
   };
   testStatusLineOption = {

@@ -891,6 +891,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
           "lspServers"
           "marketplaces"
           "mcpServers"
+          "notify"
           "outputStyles"
           "package"
           "plugins"
@@ -1225,6 +1226,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
                   hooks."pre.sh" = "#!/bin/sh\n";
                   skills.pdf = "A skill.";
                   singleInstance = false;
+                  notify = true;
                   symlinkDirectories = [ "node_modules" ];
                 };
               }
@@ -1237,6 +1239,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
                     mcpServers.github.command = "gh-mcp";
                     mcpServers.jira.url = "https://jira/mcp";
                     singleInstance = true;
+                    notify = false;
                     symlinkDirectories = [ ".venv" ];
                   };
                 };
@@ -1245,6 +1248,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
           }).config.programs.claude-code.accounts;
         pick = spec: {
           inherit (spec) settings mcpServers singleInstance;
+          notify = spec.notify or null;
           hooks = spec.hooks or null;
           skills = spec.skills;
           inherit (spec.worktree) symlinkDirectories;
@@ -1264,6 +1268,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
         hooks."pre.sh".text = "#!/bin/sh\n";
         skills.pdf.text = "A skill.";
         singleInstance = false;
+        notify = true;
         symlinkDirectories = [ "node_modules" ];
       };
       work = {
@@ -1281,6 +1286,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
         hooks."pre.sh".text = "#!/bin/sh\n";
         skills.pdf.text = "A skill.";
         singleInstance = true;
+        notify = null; # off: left out of the spec
         symlinkDirectories = [ ".venv" ];
       };
     };

@@ -49,8 +49,15 @@ in
                   account is used when no account is named: in them and
                   below, `claude-account run` and every other command pick
                   this account by the longest matching directory, symlinks
-                  resolved. Written to
-                  {file}`$XDG_CONFIG_HOME/claude-account/bindings.declared`;
+                  resolved. A directory listed by several accounts is bound
+                  to all of them: there, {command}`claude-account run` with
+                  no account named picks the one with the most headroom (the
+                  five-hour window first, then the weekly one;
+                  {command}`claude-account accounts` shows the figures) and
+                  says which in one line, and other commands use the first of
+                  them in the file (the first by name). Written to
+                  {file}`$XDG_CONFIG_HOME/claude-account/bindings.declared`,
+                  one line per directory and account;
                   {command}`claude-account bind` adds your own beside them.
                 '';
               };

@@ -481,6 +481,20 @@ let
           '';
         };
 
+        notify = mkOption {
+          type = types.bool;
+          default = false;
+          example = true;
+          description = ''
+            Whether a desktop notification tells you when a session of this
+            account starts to wait for you (its answer ended, a permission
+            dialog opened), naming the account, the worktree and why:
+            {command}`notify-send` where it is on PATH, {command}`osascript`
+            on macOS, nothing without either; at most one per session in 10
+            seconds. {file}`account.toml`: `notify = true`.
+          '';
+        };
+
         projectMcp = mkOption {
           type = types.enum [
             "trusted"
