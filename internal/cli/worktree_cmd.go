@@ -398,7 +398,7 @@ Examples:
 
 // Help is shown under the command's usage.
 func (c *WorktreeGCCmd) Help() string {
-	return `Removes ephemeral worktrees (agent-a<7 hex> or made with --ephemeral) older than the age
+	return `Removes ephemeral worktrees (agent-a<7 or 16 hex> or made with --ephemeral) older than the age
 that are clean, merged or pushed and not running, and worktrees whose directory is gone,
 archiving their conversations as rm does, then runs git worktree prune (never on a worktree
 it kept whose git dir holds a runtime). Says where each removed worktree's conversations

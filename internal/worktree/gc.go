@@ -27,7 +27,7 @@ type Verdict struct {
 	Notes   []string `json:"notes,omitempty"`
 }
 
-// GC removes ephemeral worktrees (agent-a<7 hex> slugs, or made with
+// GC removes ephemeral worktrees (agent-a<7 or 16 hex> slugs, or made with
 // --ephemeral) that are older than the age, clean, merged or pushed, and
 // not running; then prunes git's records of worktrees whose dirs are gone.
 // Every other worktree is kept, with the reason.

@@ -90,11 +90,12 @@ func Flatten(slug string) string { return strings.ReplaceAll(slug, "/", "+") }
 func Branch(slug string) string { return "worktree-" + Flatten(slug) }
 
 // IsEphemeralSlug reports slugs Claude Code gives its agents' worktrees:
-// agent-a followed by 7 hex digits. Such worktrees are removed after use
-// when they hold no work.
+// agent-a followed by 7 hex digits (2.1.90), or by 16 (2.1.330 names them
+// so, and still matches both: /^agent-a[0-9a-f]{7}$/ and {16}, read in its
+// binary). Such worktrees are removed after use when they hold no work.
 func IsEphemeralSlug(slug string) bool {
 	rest, ok := strings.CutPrefix(slug, "agent-a")
-	if !ok || len(rest) != 7 {
+	if !ok || len(rest) != 7 && len(rest) != 16 {
 		return false
 	}
 	for _, r := range rest {
