@@ -118,8 +118,9 @@ func (m *Meta) fill(head, tail []byte) {
 		m.Branch = "" // 2.1.x outside a branch
 	}
 	for _, t := range titles {
-		if t != "" {
-			m.Title = clean(t)
+		// A title of blanks alone cleans to nothing: the next one counts.
+		if c := clean(t); c != "" {
+			m.Title = c
 			return
 		}
 	}
