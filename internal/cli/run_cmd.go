@@ -262,13 +262,7 @@ func (c *RunCmd) command(prog string) string {
 // and the directory is bound to several; it says which in one line and
 // returns it, or "" when the account is named or bound alone.
 func (c *RunCmd) autoAccount(d *Deps) (string, error) {
-	name := c.Account
-	if name == "" {
-		name = d.Env.Get("CLAUDE_ACCOUNT")
-	}
-	if name == "" {
-		name, _ = launcherAccount(d.Prog)
-	}
+	name := c.named(d)
 	if name == "" {
 		b, ok, err := lookupBinding(d.Env, d.Dir)
 		if err != nil || !ok {

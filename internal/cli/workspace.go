@@ -24,13 +24,7 @@ func (f AccountFlags) accountName(d *Deps) (name string, ok bool, err error) {
 // account is accountName that also returns the binding that named the
 // account (nil when the user named it), for errors to point at.
 func (f AccountFlags) account(d *Deps) (name string, from *binding.Binding, ok bool, err error) {
-	name = f.Account
-	if name == "" {
-		name = d.Env.Get("CLAUDE_ACCOUNT")
-	}
-	if name == "" {
-		name, _ = launcherAccount(d.Prog)
-	}
+	name = f.named(d)
 	if name == Auto {
 		name, err = pickAuto(d, false)
 		return name, nil, err == nil, err
@@ -43,6 +37,19 @@ func (f AccountFlags) account(d *Deps) (name string, from *binding.Binding, ok b
 		return "", nil, false, err
 	}
 	return b.Account, &b, true, nil
+}
+
+// named is the account the user named: --account, else $CLAUDE_ACCOUNT,
+// else the program name (claudemax); "" when none does.
+func (f AccountFlags) named(d *Deps) string {
+	if f.Account != "" {
+		return f.Account
+	}
+	if name := d.Env.Get("CLAUDE_ACCOUNT"); name != "" {
+		return name
+	}
+	name, _ := launcherAccount(d.Prog)
+	return name
 }
 
 // lookupBinding finds the binding of dir; in a linked worktree, the
