@@ -208,9 +208,18 @@ func (c *RunCmd) checkFlags(d *Deps) error {
 	if _, ok := launcherAccount(d.Prog); ok {
 		ours, prog = []string{"worktree", "ephemeral"}, d.Prog
 	}
+	positional := false
 	for _, a := range c.Args {
 		if a == "--" {
 			return nil
+		}
+		if !positional && !strings.HasPrefix(a, "-") {
+			positional = true
+			if _, ok := session.Commands[a]; ok {
+				// Claude's command (purge, import, mcp …): what follows is
+				// its own, --dry-run among them.
+				return nil
+			}
 		}
 		name, _, _ := strings.Cut(a, "=")
 		bare, ok := strings.CutPrefix(name, "--")
