@@ -89,7 +89,7 @@ func RestoreTranscripts(ctx gitctx.Context, account, accountDir, configDir strin
 		data, _ := os.ReadFile(rec)
 		_ = os.Remove(rec)
 		n, err := m.into(src, dst)
-		if n.kept > 0 || n.copied > 0 || err != nil {
+		if n.kept > 0 || n.copied > 0 || n.present > 0 || err != nil {
 			if data != nil {
 				_ = fsx.WriteFile(rec, data, 0o600)
 			}
@@ -143,7 +143,10 @@ type merge struct {
 }
 
 // merged counts what into did with the files of an archive.
-type merged struct{ moved, copied, kept int }
+// merged counts what into did: files moved, copied (kept in the archive
+// too), kept (the worktree has another file of that name), and present
+// (the worktree has this one already: an earlier copy, maybe continued).
+type merged struct{ moved, copied, kept, present int }
 
 // into moves every regular file under src to the same place under dst,
 // unless dst has something there (then it stays in src); a file Claude's
@@ -183,8 +186,14 @@ func (m merge) into(src, dst string) (n merged, err error) {
 		case !d.Type().IsRegular():
 			return nil
 		}
-		if _, err := os.Lstat(target); err == nil {
-			n.kept++
+		if tfi, err := os.Lstat(target); err == nil {
+			// A transcript copied back before (dated then, and only ever
+			// appended to since) is no conflict to report at every launch.
+			if fi, err := d.Info(); err == nil && tfi.Mode().IsRegular() && tfi.Size() >= fi.Size() && !tfi.ModTime().Before(fi.ModTime()) {
+				n.present++
+			} else {
+				n.kept++
+			}
 			return nil
 		}
 		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
