@@ -89,3 +89,16 @@ func BenchmarkEqualSame(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEqualReformatted is the other common pair of a launch in sync: a
+// server as Claude indents it against the launcher's compact record of it.
+func BenchmarkEqualReformatted(b *testing.B) {
+	v := []byte(`{"type":"stdio","command":"/bin/true","args":["--n","3"],"env":{"K":"3"}}`)
+	w := []byte("{\n      \"type\": \"stdio\",\n      \"command\": \"/bin/true\",\n      \"args\": [\n        \"--n\",\n        \"3\"\n      ],\n      \"env\": {\n        \"K\": \"3\"\n      }\n    }")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if !Equal(v, w) {
+			b.Fatal("not equal")
+		}
+	}
+}

@@ -281,3 +281,33 @@ func FuzzSettings(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEqual holds Equal, with its shortcuts for the same bytes and the same
+// tokens, to what decoding both values gives.
+func FuzzEqual(f *testing.F) {
+	for _, s := range [][2]string{
+		{`{"a":1}`, "{ \"a\" : 1 }"},
+		{`{"a":"x y"}`, `{"a":"xy"}`},
+		{`"a\" b"`, `"a\"b"`},
+		{`"a\\" `, `"a\\"`},
+		{`[1 2]`, `[12]`},
+		{`tr ue`, `true`},
+		{`{"a":1,"b":2}`, `{"b":2,"a":1}`},
+		{`1.0`, `1`},
+		{`"\u0041"`, `"A"`},
+		{`{"a":[1,{"b":null}]}`, "{\"a\":[1,\n{\"b\":null}]}\n"},
+	} {
+		f.Add([]byte(s[0]), []byte(s[1]))
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		want := false
+		if va, ok := decode(trimSpace(a)); ok {
+			if vb, ok := decode(trimSpace(b)); ok {
+				want = equalValue(va, vb)
+			}
+		}
+		if got := Equal(a, b); got != want {
+			t.Fatalf("Equal(%q, %q) = %v, decoding both says %v", a, b, got, want)
+		}
+	})
+}
