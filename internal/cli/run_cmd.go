@@ -58,6 +58,12 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err := c.checkFlags(d); err != nil {
 		return err
 	}
+	var sigs *launch.Signals
+	if !c.DryRun {
+		// First: installing the handlers takes a thread round trip per
+		// signal, in the background, where it overlaps all that follows.
+		sigs = launch.CatchSignals()
+	}
 	picked, err := c.autoAccount(d)
 	if err != nil {
 		return err
@@ -107,6 +113,7 @@ func (c *RunCmd) Run(d *Deps) error {
 		}
 		return err
 	}
+	ws.Signals = sigs
 	bin, err := ws.FindClaude()
 	if err != nil {
 		return err

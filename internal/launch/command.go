@@ -23,7 +23,7 @@ func (w *Workspace) Command(args []string, io IO) (Status, error) {
 	if err := w.Launchable(); err != nil {
 		return Status{}, err
 	}
-	sigs := CatchSignals()
+	sigs := w.signals()
 	defer func() { go sigs.Stop() }()
 	applied, busy, err := w.prepareCommand(io)
 	if err != nil {

@@ -56,9 +56,11 @@ var forwarded = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, sys
 // a key pressed twice too often must not cut them short.
 //
 // The handlers are installed in the background: os/signal enables each
-// signal with a round trip to a thread of its own (7 of them, about 0.3 ms on
-// 2 shared cores, measured by go run ./bench), which then overlaps the
-// launch's preparation instead of delaying Claude's start.
+// signal with a round trip to a thread of its own (7 of them, 0.3 to 0.8 ms
+// on 2 shared cores, measured by go run ./bench), which then overlaps the
+// launch's preparation instead of delaying Claude's start. Nothing waits for
+// them before Claude starts (pending): until a signal's handler is in, that
+// signal still ends the launcher, as it would any program.
 type Signals struct {
 	ch    chan os.Signal
 	ready chan struct{}
@@ -74,10 +76,19 @@ func CatchSignals() *Signals {
 	return s
 }
 
+// signals are the workspace's handlers, caught now if the command has not.
+func (w *Workspace) signals() *Signals {
+	if w.Signals == nil {
+		w.Signals = CatchSignals()
+	}
+	return w.Signals
+}
+
 // pending returns a signal that came before Claude started and would have
-// ended the launcher then (every forwarded one but SIGWINCH), or 0.
+// ended the launcher then (every forwarded one but SIGWINCH), or 0. It does
+// not wait for the handlers: a signal caught is in s.ch, and one whose
+// handler was not in yet ended the launcher where it came.
 func (s *Signals) pending() syscall.Signal {
-	<-s.ready
 	for {
 		select {
 		case sig := <-s.ch:
@@ -127,6 +138,9 @@ func Run(s Spec) (Status, error) {
 	if s.Started != nil {
 		s.Started(pid)
 	}
+	// From here on a signal is Claude's: forwarded, never the launcher's
+	// end. Claude is still starting, so this wait costs nothing.
+	<-sigs.ready
 	done := make(chan struct{})
 	go func() {
 		for {

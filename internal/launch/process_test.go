@@ -39,3 +39,28 @@ func TestRunSignalBeforeStart(t *testing.T) {
 		t.Fatalf("Run = %+v, %v, started %v; want /bin/true run, exit 0", st, err, started)
 	}
 }
+
+// TestPendingDoesNotWait: Claude's start does not wait for the handlers to
+// be in. A signal already caught still stops the launch; none caught, with
+// the handlers still being installed, lets Claude start (a signal whose
+// handler is not in yet ends the launcher by itself).
+func TestPendingDoesNotWait(t *testing.T) {
+	s := &Signals{ch: make(chan os.Signal, 4), ready: make(chan struct{})} // never ready
+	got := make(chan syscall.Signal, 2)
+	go func() {
+		got <- s.pending()
+		s.ch <- syscall.SIGWINCH
+		s.ch <- syscall.SIGTERM
+		got <- s.pending()
+	}()
+	for _, want := range []syscall.Signal{0, syscall.SIGTERM} {
+		select {
+		case sig := <-got:
+			if sig != want {
+				t.Fatalf("pending() = %v, want %v", sig, want)
+			}
+		case <-time.After(testenv.Patience):
+			t.Fatalf("pending() waited %v for the handlers", testenv.Patience)
+		}
+	}
+}

@@ -23,7 +23,7 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	if err := w.Launchable(); err != nil {
 		return Status{}, err
 	}
-	sigs := CatchSignals()
+	sigs := w.signals()
 	// Stopped in the background: it costs a round trip between threads per
 	// signal, and the launcher exits right after (Signals).
 	defer func() { go sigs.Stop() }()

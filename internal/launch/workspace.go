@@ -35,6 +35,11 @@ type Workspace struct {
 	// Bring is a conversation to put where this session's Claude finds it
 	// before it starts (bring), chosen by 'claude-account resume'.
 	Bring *conversation.Conversation
+	// Signals are the launcher's handlers when the command started catching
+	// them before it opened the workspace (the earlier, the more of their
+	// cost overlaps the launch); Session and Command catch their own
+	// otherwise.
+	Signals *Signals
 
 	env     env.Env
 	dir     string // the working directory
