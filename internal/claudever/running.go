@@ -30,15 +30,17 @@ func identifyFile(p string) (Version, bool) {
 // /proc, a few small files each time, first after 5 ms and then at growing
 // intervals up to half a second.
 func Watch(ctx context.Context, pid int) (Version, bool) {
+	// Not at once: the first milliseconds are Claude's own start, which
+	// these reads would only compete with for the CPU.
 	wait := 5 * time.Millisecond
 	for {
-		if v, ok := Running(pid); ok {
-			return v, true
-		}
 		select {
 		case <-ctx.Done():
 			return Version{}, false
 		case <-time.After(wait):
+		}
+		if v, ok := Running(pid); ok {
+			return v, true
 		}
 		wait = min(wait*2, 500*time.Millisecond)
 	}
