@@ -36,6 +36,41 @@ func TestReadFile(t *testing.T) {
 	}
 }
 
+// TestReadFileNoFollow: a file is read up to one byte past the limit; a
+// link is refused, never followed; a FIFO does not block.
+func TestReadFileNoFollow(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ size, limit, want int }{
+		{0, 10, 0}, {10, 10, 10}, {11, 10, 11}, {5000, 10, 11}, {600, 1 << 20, 600}, {1 << 20, 1 << 20, 1 << 20},
+	} {
+		p := filepath.Join(dir, "f")
+		if err := os.WriteFile(p, bytes.Repeat([]byte{'x'}, tc.size), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFileNoFollow(p, tc.limit)
+		if err != nil || len(got) != tc.want {
+			t.Fatalf("size %d, limit %d: got %d bytes, %v; want %d", tc.size, tc.limit, len(got), err, tc.want)
+		}
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(dir, "f"), link); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadFileNoFollow(link, 10); !errors.Is(err, syscall.ELOOP) {
+		t.Fatalf("link: %d bytes, %v; want ELOOP", len(got), err)
+	}
+	if _, err := ReadFileNoFollow(filepath.Join(dir, "missing"), 10); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing file: %v, want fs.ErrNotExist", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no mkfifo:", err)
+	}
+	if got, err := ReadFileNoFollow(fifo, 10); err != nil || len(got) != 0 {
+		t.Fatalf("fifo: %q, %v", got, err)
+	}
+}
+
 func TestWriteSecretPieces(t *testing.T) {
 	p := filepath.Join(t.TempDir(), ".claude.json")
 	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {

@@ -28,6 +28,40 @@ func ReadFile(path string) ([]byte, error) {
 	return readFd(fd, path, &st)
 }
 
+// ReadFileNoFollow is ReadFile for a file that must not be a link (a
+// repository's, which could point anywhere): the last element is opened
+// with O_NOFOLLOW, so a link is an error (ELOOP), never followed. At most
+// limit+1 bytes are read, so that the caller can tell a file over its limit
+// without reading all of it.
+func ReadFileNoFollow(path string, limit int) ([]byte, error) {
+	fd, err := retry(func() (int, error) {
+		return syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Size > int64(limit) {
+		st = syscall.Stat_t{}
+	}
+	buf := make([]byte, 0, min(limit+1, max(int(st.Size)+1, 512)))
+	for len(buf) <= limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := retry(func() (int, error) { return syscall.Read(fd, buf[len(buf):min(cap(buf), limit+1)]) })
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			break
+		}
+		buf = buf[:len(buf)+n]
+	}
+	return buf, nil
+}
+
 // readFd reads the rest of the open file fd (path, for errors), whose fstat
 // is st: sized from it, in one read when the file does not grow meanwhile.
 func readFd(fd int, path string, st *syscall.Stat_t) ([]byte, error) {

@@ -1,8 +1,0 @@
-package trust
-
-import "syscall"
-
-const (
-	oNofollow = syscall.O_NOFOLLOW
-	oNonblock = syscall.O_NONBLOCK
-)
