@@ -2,6 +2,7 @@ package launch
 
 import (
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
@@ -49,6 +50,9 @@ func (w *Workspace) leave(io IO) {
 // removeIfEphemeral removes an ephemeral worktree Claude left without work
 // (worktree.AfterExit).
 func (w *Workspace) removeIfEphemeral(io IO) {
+	if w.Context.Kind != gitctx.Linked {
+		return // only a linked worktree is ever ephemeral: nothing to list
+	}
 	note := worktree.AfterExit(w.Context, w.Account.WorktreeDir(w.env), w.env.List(),
 		worktree.RemoveOptions{Running: lock.RunningIn(w.lockDir), Now: w.now()}, w.env.TildePath)
 	if note != "" {
