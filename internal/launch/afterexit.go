@@ -24,6 +24,12 @@ func (w *Workspace) afterExit(since configdir.StateStamp, ran bool, io IO) {
 // get it at their next launch. A failure here loses nothing: the next launch
 // in this worktree harvests the same.
 func (w *Workspace) harvest(since configdir.StateStamp, io IO) {
+	if configdir.Stamp(w.Layout) == since && w.leftAlone() {
+		// Claude did not write its state, and nothing else in the runtime
+		// changed since it was last left alone: nothing to take in and
+		// nothing to record, so no lock to wait for.
+		return
+	}
 	release, err := lock.Account(w.lockDir, w.Account.Name)
 	if err != nil {
 		return

@@ -214,10 +214,23 @@ func (w *Workspace) Leave() error {
 			return nil
 		}
 	}
-	dir := w.Layout.ConfigDir
-	return runtimes.MarkQuiet(runtimes.Path(w.Account.Dir), dir, time.Now(), func(quiet int64) bool {
-		return configdir.Untouched(dir, quiet)
-	})
+	return runtimes.MarkQuiet(runtimes.Path(w.Account.Dir), w.Layout.ConfigDir, time.Now(), w.untouched)
+}
+
+// leftAlone reports, without the account's lock, whether Leave would write
+// nothing (runtimes.LeftAlone).
+func (w *Workspace) leftAlone() bool {
+	if !w.Layout.IsRuntime {
+		return true
+	}
+	ok, err := runtimes.LeftAlone(runtimes.Path(w.Account.Dir), w.Layout.ConfigDir, w.untouched)
+	return err == nil && ok
+}
+
+// untouched reports whether nothing a launch would take from the config dir
+// changed after quiet (configdir.Untouched).
+func (w *Workspace) untouched(quiet int64) bool {
+	return configdir.Untouched(w.Layout.ConfigDir, quiet)
 }
 
 // Input is what the config dir's plan is made from: one place, so run,

@@ -197,16 +197,34 @@ func MarkQuiet(path, dir string, now time.Time, unchanged func(quiet int64) bool
 	if err != nil {
 		return err
 	}
-	e, ok := r.Runtimes[dir]
-	if !ok || !r.Made(dir) {
-		return nil // not ours
-	}
-	if e.Quiet != 0 && unchanged != nil && unchanged(e.Quiet) {
+	if r.leftAlone(dir, unchanged) {
 		return nil
 	}
+	e := r.Runtimes[dir]
 	e.Quiet = now.UnixNano()
 	r.Runtimes[dir] = e
 	return fsx.WriteSecret(path, r.Encode())
+}
+
+// LeftAlone reports whether MarkQuiet(path, dir, …, unchanged) would write
+// nothing: the record names no runtime the launcher made at dir, or
+// unchanged holds for the quiet time it has. It may be asked without the
+// account's lock (the record is replaced whole, never written in place):
+// the end of a session in which Claude changed nothing then takes no lock.
+func LeftAlone(path, dir string, unchanged func(quiet int64) bool) (bool, error) {
+	r, err := Read(path)
+	if err != nil {
+		return false, err
+	}
+	return r.leftAlone(dir, unchanged), nil
+}
+
+func (r *Record) leftAlone(dir string, unchanged func(quiet int64) bool) bool {
+	e, ok := r.Runtimes[dir]
+	if !ok || !r.Made(dir) {
+		return true // not ours
+	}
+	return e.Quiet != 0 && unchanged != nil && unchanged(e.Quiet)
 }
 
 // Register records dir in the account's record at path: read, add, write,

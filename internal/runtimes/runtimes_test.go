@@ -119,6 +119,29 @@ func TestQuiet(t *testing.T) {
 	if r, _ = Read(rec); r.Quiet(other) != 0 {
 		t.Error("a runtime not made was marked")
 	}
+	// LeftAlone says, without writing, what MarkQuiet would do.
+	for _, tc := range []struct {
+		dir       string
+		unchanged func(int64) bool
+		want      bool
+	}{
+		{dir, func(int64) bool { return true }, true},
+		{dir, func(int64) bool { return false }, false},
+		{dir, nil, false},
+		{other, func(int64) bool { return false }, true}, // not ours: nothing to write
+	} {
+		if got, err := LeftAlone(rec, tc.dir, tc.unchanged); err != nil || got != tc.want {
+			t.Errorf("LeftAlone(%s) = %v, %v; want %v", tc.dir, got, err, tc.want)
+		}
+	}
+	fresh := filepath.Join(root, "fresh")
+	_ = os.Mkdir(fresh, 0o700)
+	if err := Register(rec, fresh); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := LeftAlone(rec, fresh, func(int64) bool { return true }); got {
+		t.Error("a runtime never left alone yet (quiet 0) counts as left alone")
+	}
 }
 
 func TestReadDamaged(t *testing.T) {
