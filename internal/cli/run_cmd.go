@@ -58,12 +58,6 @@ func (c *RunCmd) Run(d *Deps) error {
 	if err := c.checkFlags(d); err != nil {
 		return err
 	}
-	var sigs *launch.Signals
-	if !c.DryRun {
-		// First: installing the handlers takes a thread round trip per
-		// signal, in the background, where it overlaps all that follows.
-		sigs = launch.CatchSignals()
-	}
 	picked, err := c.autoAccount(d)
 	if err != nil {
 		return err
@@ -102,6 +96,14 @@ func (c *RunCmd) Run(d *Deps) error {
 	if len(args) > 0 && args[0] == "--" {
 		// kong keeps the separator; it was ours, not Claude's.
 		args = args[1:]
+	}
+	var sigs *launch.Signals
+	if !c.DryRun {
+		// Before the workspace is opened: installing the handlers takes a
+		// thread round trip per signal, in the background, where it
+		// overlaps all that follows. (Not before a worktree is made above:
+		// Ctrl-C there still ends the launcher at once, as it did git.)
+		sigs = launch.CatchSignals()
 	}
 	ws, err := c.load(d)
 	if err != nil {
