@@ -97,14 +97,6 @@ func (c *RunCmd) Run(d *Deps) error {
 		// kong keeps the separator; it was ours, not Claude's.
 		args = args[1:]
 	}
-	var sigs *launch.Signals
-	if !c.DryRun {
-		// Before the workspace is opened: installing the handlers takes a
-		// thread round trip per signal, in the background, where it
-		// overlaps all that follows. (Not before a worktree is made above:
-		// Ctrl-C there still ends the launcher at once, as it did git.)
-		sigs = launch.CatchSignals()
-	}
 	ws, err := c.load(d)
 	if err != nil {
 		var ue UsageError
@@ -115,10 +107,17 @@ func (c *RunCmd) Run(d *Deps) error {
 		}
 		return err
 	}
-	ws.Signals = sigs
 	bin, err := ws.FindClaude()
 	if err != nil {
 		return err
+	}
+	if !c.DryRun {
+		// Once Claude is found, not before: Ctrl-C while git makes a
+		// worktree, or while 'claude --version' tells an unknown release,
+		// still ends the launcher at once. Installing the handlers takes a
+		// thread round trip per signal; in the background, it overlaps the
+		// rest of the preparation.
+		ws.Signals = launch.CatchSignals()
 	}
 	io := launchIO(d)
 	// Which words are Claude's commands depends on its release ("auth" is a

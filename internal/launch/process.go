@@ -122,6 +122,12 @@ func Run(s Spec) (Status, error) {
 	if sig := sigs.pending(); sig != 0 {
 		return Status{Signal: sig, Stopped: true}, nil
 	}
+	if deathSignal() == nil {
+		// Where the kernel cannot tell Claude that the launcher died
+		// (macOS), a signal that ended the launcher between the fork and
+		// its handlers would leave Claude running alone: wait for them.
+		<-sigs.ready
+	}
 	// Claude is told to stop if the launcher dies (see deathSignal): the
 	// kernel sends that signal when the forking thread ends, so this
 	// goroutine keeps its thread from the fork to the wait.
@@ -138,8 +144,10 @@ func Run(s Spec) (Status, error) {
 	if s.Started != nil {
 		s.Started(pid)
 	}
-	// From here on a signal is Claude's: forwarded, never the launcher's
-	// end. Claude is still starting, so this wait costs nothing.
+	// Forwarding starts once the handlers are in; Claude is still starting,
+	// so this wait costs nothing. A signal that came between the fork and
+	// them ended the launcher, and the kernel ended Claude with it
+	// (deathSignal), as if the signal had come just before the fork.
 	<-sigs.ready
 	done := make(chan struct{})
 	go func() {
