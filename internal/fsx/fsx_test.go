@@ -59,6 +59,10 @@ func TestReadFileNoFollow(t *testing.T) {
 	if got, err := ReadFileNoFollow(link, 10); !errors.Is(err, syscall.ELOOP) {
 		t.Fatalf("link: %d bytes, %v; want ELOOP", len(got), err)
 	}
+	// ReadFileLimit follows it, and reads all with no limit.
+	if got, err := ReadFileLimit(link, -1); err != nil || len(got) != 1<<20 {
+		t.Fatalf("ReadFileLimit(link, -1): %d bytes, %v; want %d", len(got), err, 1<<20)
+	}
 	if _, err := ReadFileNoFollow(filepath.Join(dir, "missing"), 10); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: %v, want fs.ErrNotExist", err)
 	}

@@ -34,23 +34,35 @@ func ReadFile(path string) ([]byte, error) {
 // limit+1 bytes are read, so that the caller can tell a file over its limit
 // without reading all of it.
 func ReadFileNoFollow(path string, limit int) ([]byte, error) {
+	return readLimited(path, syscall.O_NOFOLLOW, limit)
+}
+
+// ReadFileLimit is ReadFile for a file that may be long: at most limit+1
+// bytes are read (limit < 0: no limit), so that the caller can tell a file
+// over its limit without reading all of it.
+func ReadFileLimit(path string, limit int) ([]byte, error) { return readLimited(path, 0, limit) }
+
+// readLimited reads path, opened with flags besides ReadFile's, up to
+// limit+1 bytes (limit < 0: no limit). No fstat: these files are small, and
+// the buffer grows as append grows it.
+func readLimited(path string, flags, limit int) ([]byte, error) {
 	fd, err := retry(func() (int, error) {
-		return syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+		return syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|flags, 0)
 	})
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil || st.Size > int64(limit) {
-		st = syscall.Stat_t{}
-	}
-	buf := make([]byte, 0, min(limit+1, max(int(st.Size)+1, 512)))
-	for len(buf) <= limit {
+	buf := make([]byte, 0, 512)
+	for limit < 0 || len(buf) <= limit {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := retry(func() (int, error) { return syscall.Read(fd, buf[len(buf):min(cap(buf), limit+1)]) })
+		end := cap(buf)
+		if limit >= 0 {
+			end = min(end, limit+1)
+		}
+		n, err := retry(func() (int, error) { return syscall.Read(fd, buf[len(buf):end]) })
 		if err != nil {
 			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 		}

@@ -5,6 +5,8 @@ package gitctx
 import (
 	"io/fs"
 	"syscall"
+
+	"github.com/claude-account/claude-account/internal/fsx"
 )
 
 // The reads below go straight to the kernel: os.Open registers every file
@@ -39,28 +41,7 @@ func readHead(path string, buf []byte) (n int, link bool, err error) {
 
 // readFile reads a whole file, or limit+1 bytes of a longer one so the
 // caller can tell it is too long (limit < 0: no limit).
-func readFile(path string, limit int) ([]byte, error) {
-	fd, err := open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	defer syscall.Close(fd)
-	buf := make([]byte, 0, 512)
-	for limit < 0 || len(buf) <= limit {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := read(fd, buf[len(buf):cap(buf)])
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n == 0 {
-			break
-		}
-		buf = buf[:len(buf)+n]
-	}
-	return buf, nil
-}
+func readFile(path string, limit int) ([]byte, error) { return fsx.ReadFileLimit(path, limit) }
 
 func open(path string, mode int) (int, error) {
 	for {
