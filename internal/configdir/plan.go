@@ -10,8 +10,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/claudever"
+	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/jsonx"
@@ -115,6 +118,25 @@ type Workspace struct {
 	Toplevel    string `json:"toplevel"`
 	Fingerprint string `json:"fingerprint"`
 	GitDir      string `json:"gitDir"`
+}
+
+// bindingToplevel is the work tree a runtime's workspace.json names, as
+// JSON.parse reads it (the last "toplevel" of a valid object); "" when it
+// names none. Read on every launch, without encoding/json's reflection,
+// whose first use in a process was 7% of the plan's CPU.
+func bindingToplevel(data []byte) string {
+	if coalesce.Validate(data) != nil {
+		return ""
+	}
+	raw, ok := coalesce.Get(data, "toplevel")
+	if !ok {
+		return ""
+	}
+	v := gjson.ParseBytes(raw)
+	if v.Type != gjson.String {
+		return ""
+	}
+	return v.String()
 }
 
 // encode is json.MarshalIndent of ws with a final newline, without its

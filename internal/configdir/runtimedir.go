@@ -2,7 +2,6 @@ package configdir
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -84,8 +83,7 @@ func observeRuntime(in Input) (runtimeFacts, error) {
 	}
 	if data, err := fsx.ReadFile(filepath.Join(dir, WorkspaceFile)); err == nil {
 		f.Binding = data
-		var old Workspace
-		if json.Unmarshal(data, &old) == nil && old.Toplevel != "" && old.Toplevel != in.Context.Toplevel {
+		if old := bindingToplevel(data); old != "" && old != in.Context.Toplevel {
 			des, _ := os.ReadDir(filepath.Join(dir, "projects"))
 			for _, de := range des {
 				if de.IsDir() {
@@ -162,10 +160,9 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
 	want := ws.encode()
 	if !d.Fresh && f.Binding != nil && !bytes.Equal(f.Binding, want) {
-		var old Workspace
-		if json.Unmarshal(f.Binding, &old) == nil && old.Toplevel != "" && old.Toplevel != ws.Toplevel {
-			d.Steps = append(d.Steps, rekey(dir, old.Toplevel, ws.Toplevel, f.Projects)...)
-			d.Notes = append(d.Notes, fmt.Sprintf("%s moved from %s; it keeps its runtime and its conversations", ws.Toplevel, old.Toplevel))
+		if old := bindingToplevel(f.Binding); old != "" && old != ws.Toplevel {
+			d.Steps = append(d.Steps, rekey(dir, old, ws.Toplevel, f.Projects)...)
+			d.Notes = append(d.Notes, fmt.Sprintf("%s moved from %s; it keeps its runtime and its conversations", ws.Toplevel, old))
 		}
 	}
 	if d.Fresh {
