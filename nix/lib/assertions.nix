@@ -85,6 +85,10 @@ in
         (
           if self.isValidName name then
             [ ]
+          else if elem name self.reservedNames then
+            [
+              "${quote (opt [ name ])}: \"${name}\" cannot name an account: --account ${name} picks the account with the most headroom; choose another name"
+            ]
           else if match self.namePattern name != null then
             [
               "${quote (opt [ name ])}: the account name is ${toString (stringLength name)} characters long; the limit is ${toString self.maxNameLength} (it is part of each session's id)"

@@ -22,8 +22,16 @@ in
   # part of each session's id, which the state hook takes up to 200 characters.
   maxNameLength = 180;
 
+  # Names the launcher gives a meaning of its own: `--account auto` picks
+  # the account with the most headroom, so no account may be called that.
+  reservedNames = [ "auto" ];
+
   isValidName =
-    name: isString name && match self.namePattern name != null && stringLength name <= self.maxNameLength;
+    name:
+    isString name
+    && match self.namePattern name != null
+    && stringLength name <= self.maxNameLength
+    && !elem name self.reservedNames;
 
   # The launcher's default program name: the program name selects the account.
   defaultCommand = name: "claude${name}";

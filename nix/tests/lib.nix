@@ -64,6 +64,8 @@ runTests {
       "a b"
       (builtins.concatStringsSep "" (builtins.genList (_: "a") 180))
       (builtins.concatStringsSep "" (builtins.genList (_: "a") 181))
+      "auto"
+      "autoz"
     ];
     expected = [
       true
@@ -80,6 +82,8 @@ runTests {
       false
       true
       false
+      false
+      true
     ];
   };
   testDefaultCommand = {

@@ -608,9 +608,11 @@ runTests (lib.filterAttrs (_: test: test != { }) {
         e.commands."../x" = "t";
         f.command = "claude-account";
         g.skills."a/b" = "t";
+        auto = { };
       };
     };
     expected = sort lessThan [
+      "`programs.claude-code.accounts.auto`: \"auto\" cannot name an account: --account auto picks the account with the most headroom; choose another name"
       "`programs.claude-code.accounts.Max`: the account name `Max` must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_'); it names the account dir and the launcher"
       "`programs.claude-code.accounts.a.command` and `programs.claude-code.accounts.b.command` are both `claudex`; give each account its own command"
       "`programs.claude-code.accounts.c.configDir` is `/etc/claude`, outside the home directory `/home/u`; home-manager links files only below it"
