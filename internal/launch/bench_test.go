@@ -53,6 +53,32 @@ func benchWorkspace(b *testing.B) (*Workspace, IO) {
 	return w, io
 }
 
+// BenchmarkFindClaude is Claude found and its release read as npm lays it
+// out ($CLAUDE_ACCOUNT_CLAUDE a link to cli.js beside package.json): the
+// path resolved, package.json read, nothing run.
+func BenchmarkFindClaude(b *testing.B) {
+	w, _ := benchWorkspace(b)
+	pkg := filepath.Join(b.TempDir(), "node_modules", "@anthropic-ai", "claude-code")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@anthropic-ai/claude-code","version":"2.1.330"}`), 0o644)
+	os.WriteFile(filepath.Join(pkg, "cli.js"), []byte("#!/bin/sh\n"), 0o755)
+	link := filepath.Join(b.TempDir(), "claude")
+	if err := os.Symlink(filepath.Join(pkg, "cli.js"), link); err != nil {
+		b.Fatal(err)
+	}
+	w.env["CLAUDE_ACCOUNT_CLAUDE"] = link
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bin, err := w.FindClaude()
+		if err != nil || bin.Version != claudever.V(2, 1, 330) {
+			b.Fatal(bin, err)
+		}
+	}
+}
+
 // BenchmarkOpen is the workspace found: the git context, the config dir,
 // whether the last Claude there ended cleanly.
 func BenchmarkOpen(b *testing.B) {
