@@ -212,7 +212,7 @@ func ParseSpec(data []byte, file string) (*Spec, error) {
 	}
 	steps := []func(map[string]json.RawMessage, *Spec) error{
 		p.claude, p.settings, p.enums, p.mcpServers, p.contents, p.memory,
-		p.coalesceKeys, p.singleInstance, p.notify, p.worktree, p.parity,
+		p.coalesceKeys, p.flags, p.worktree, p.parity,
 	}
 	for _, step := range steps {
 		if err := step(top, s); err != nil {
@@ -448,24 +448,19 @@ func (p *parser) coalesceKeys(top map[string]json.RawMessage, s *Spec) error {
 	return nil
 }
 
-func (p *parser) singleInstance(top map[string]json.RawMessage, s *Spec) error {
-	raw, ok := top["singleInstance"]
-	if !ok || isNull(raw) {
-		return nil
-	}
-	if err := strictDecode(raw, &s.SingleInstance); err != nil {
-		return p.fail("singleInstance", jsonProblem(raw, err, "true or false"))
-	}
-	return nil
-}
-
-func (p *parser) notify(top map[string]json.RawMessage, s *Spec) error {
-	raw, ok := top["notify"]
-	if !ok || isNull(raw) {
-		return nil
-	}
-	if err := strictDecode(raw, &s.Notify); err != nil {
-		return p.fail("notify", jsonProblem(raw, err, "true or false"))
+// flags reads the spec's true-or-false fields.
+func (p *parser) flags(top map[string]json.RawMessage, s *Spec) error {
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{"singleInstance", &s.SingleInstance}, {"notify", &s.Notify}} {
+		raw, ok := top[f.name]
+		if !ok || isNull(raw) {
+			continue
+		}
+		if err := strictDecode(raw, f.dst); err != nil {
+			return p.fail(f.name, jsonProblem(raw, err, "true or false"))
+		}
 	}
 	return nil
 }
