@@ -15,13 +15,14 @@ import (
 
 // ImportedConversation is one conversation init --from brings along.
 type ImportedConversation struct {
-	ID    string `json:"id"`
-	Title string `json:"title"`
-	Cwd   string `json:"cwd"`           // where it ran
-	To    string `json:"to"`            // the config dir it goes to: its worktree's runtime, or the account dir
-	Why   string `json:"why,omitempty"` // why not its worktree's runtime
-	from  string // the transcript in the source
-	key   string // its projects/ key, as Claude made it
+	ID    string         `json:"id"`
+	Title string         `json:"title"`
+	Cwd   string         `json:"cwd"`           // where it ran
+	To    string         `json:"to"`            // the config dir it goes to: its worktree's runtime, or the account dir
+	Why   string         `json:"why,omitempty"` // why not its worktree's runtime
+	from  string         // the transcript in the source
+	key   string         // its projects/ key, as Claude made it
+	place runtimes.Place // where its runtime belongs, as a launch there finds it
 }
 
 // planConversations lists the conversations of the config dir src
@@ -58,11 +59,12 @@ func planConversations(d *Deps, name, accountDir, src string) []ImportedConversa
 				}
 			default:
 				l := configdir.Locate(a, ctx, d.Env)
-				if fi, err := os.Lstat(l.ConfigDir); err == nil && (!fi.IsDir() || !configdir.Trusted(accountDir, l.ConfigDir)) {
+				if fi, err := os.Lstat(l.ConfigDir); err == nil && (!fi.IsDir() || !runtimes.Trusted(accountDir, l.ConfigDir)) {
 					ic.Why = l.ConfigDir + " is not the launcher's"
 					break
 				}
 				ic.To = l.ConfigDir
+				ic.place = runtimes.Place{Worktree: ctx.Toplevel, GitDir: ctx.GitDir, CommonDir: ctx.CommonDir}
 			}
 			out = append(out, ic)
 		}
@@ -81,7 +83,7 @@ func importConversations(d *Deps, accountDir string, convs []ImportedConversatio
 	var notes []string
 	for _, ic := range convs {
 		if ic.To != accountDir {
-			if err := ensureRuntime(accountDir, ic.To); err != nil {
+			if err := ensureRuntime(accountDir, ic.To, ic.place); err != nil {
 				notes = append(notes, "conversation "+ic.ID+" stays in "+ic.from+": "+err.Error())
 				continue
 			}
@@ -98,8 +100,8 @@ func importConversations(d *Deps, accountDir string, convs []ImportedConversatio
 // launch would (0700, recorded in the account's record of the runtimes the
 // launcher made), unless it is there; the first launch in its worktree
 // builds the rest.
-func ensureRuntime(accountDir, rt string) error {
-	if configdir.Trusted(accountDir, rt) {
+func ensureRuntime(accountDir, rt string, place runtimes.Place) error {
+	if runtimes.Trusted(accountDir, rt) {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(rt), 0o700); err != nil {
@@ -108,5 +110,5 @@ func ensureRuntime(accountDir, rt string) error {
 	if err := os.Mkdir(rt, 0o700); err != nil {
 		return err
 	}
-	return runtimes.Register(runtimes.Path(accountDir), rt)
+	return runtimes.Register(runtimes.Path(accountDir), rt, place)
 }

@@ -68,7 +68,7 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		return err
 	}
 	if !conv.Verified && !c.Unverified {
-		return fmt.Errorf("conversation %s is in %s, a runtime set aside that claude-account cannot prove is yours (it may have come with the repository); read it first, then resume it with --unverified", conv.ID, filepath.Dir(filepath.Dir(conv.Transcript)))
+		return fmt.Errorf("conversation %s is in %s: %s; read it first, then resume it with --unverified", conv.ID, filepath.Dir(filepath.Dir(conv.Transcript)), conv.Why)
 	}
 	target := c.Account
 	if target == "" {
@@ -154,8 +154,9 @@ func (c *ResumeCmd) where(d *Deps, conv conversation.Conversation) (string, erro
 		return d.Dir, nil
 	}
 	rec := conversation.Removed{Path: conv.Worktree, Branch: conv.Branch, CommonDir: conv.CommonDir}
+	vouched := conv.Vouched
 	if conv.Saved != nil {
-		rec = *conv.Saved
+		rec, vouched = *conv.Saved, true
 	}
 	ctx, err := gitctx.Detect(conv.CommonDir, d.Env.Get)
 	if err != nil {
@@ -165,7 +166,7 @@ func (c *ResumeCmd) where(d *Deps, conv conversation.Conversation) (string, erro
 	if err != nil {
 		return "", err
 	}
-	path, notes, err := r.Remake(rec)
+	path, notes, err := r.Remake(rec, vouched)
 	for _, n := range notes {
 		d.notef("%s", n)
 	}

@@ -33,7 +33,8 @@ const (
 	Write  Op = "write"
 	Move   Op = "move"
 	// Register records Path in the account's record of the runtimes the
-	// launcher made (Target: the record's file), once Path exists.
+	// launcher made (Target: the record's file), once Path exists, with
+	// where it belongs (Place).
 	Register Op = "register"
 )
 
@@ -50,8 +51,9 @@ type Step struct {
 	// (and every other) is applied only if it passes.
 	Check   func() error
 	Mode    fs.FileMode
-	Secret  bool // Write: 0600 from the first byte
-	Replace bool // Link: replaces a file that is not a link, atomically
+	Secret  bool           // Write: 0600 from the first byte
+	Replace bool           // Link: replaces a file that is not a link, atomically
+	Place   runtimes.Place // Register: where the runtime belongs
 	Why     string
 }
 
@@ -456,7 +458,7 @@ func (p *Plan) Apply() error {
 		case s.Op == Move:
 			err = move(s.Path, s.Target)
 		case s.Op == Register:
-			err = runtimes.Register(s.Target, s.Path)
+			err = runtimes.Register(s.Target, s.Path, s.Place)
 		}
 		if err != nil {
 			discard(staged)

@@ -35,6 +35,9 @@ type runtimeFacts struct {
 	// last left it alone (runtimes.Record.Quiet).
 	Made  bool
 	Quiet int64
+	// Place is where the record says it belongs (runtimes.Runtime.Known),
+	// else empty.
+	Place runtimes.Place
 	// Binding is the dir's workspace.json (nil when missing or unreadable).
 	Binding []byte
 	// Projects are the entries of its projects/ (Claude's transcripts by
@@ -77,23 +80,37 @@ func observeRuntime(in Input) (runtimeFacts, error) {
 	if !f.Dir.Exists {
 		return f, nil
 	}
-	f.Made, f.Quiet = made.Made(dir), made.Quiet(dir)
+	rt := made.Check(dir)
+	f.Made, f.Quiet = rt.Made, rt.Quiet
+	if rt.Known {
+		f.Place = rt.Place
+	}
 	if !f.Made {
 		f.Asides, _ = filepath.Glob(dir + ".moved-*")
 	}
 	if data, err := fsx.ReadFile(filepath.Join(dir, WorkspaceFile)); err == nil {
 		f.Binding = data
-		if old := bindingToplevel(data); old != "" && old != in.Context.Toplevel {
-			des, _ := os.ReadDir(filepath.Join(dir, "projects"))
-			for _, de := range des {
-				if de.IsDir() {
-					f.Projects = append(f.Projects, de.Name())
-				}
+	}
+	if old := f.was(); old != "" && old != in.Context.Toplevel {
+		des, _ := os.ReadDir(filepath.Join(dir, "projects"))
+		for _, de := range des {
+			if de.IsDir() {
+				f.Projects = append(f.Projects, de.Name())
 			}
 		}
 	}
 	f.Logs = exists(filepath.Join(dir, "logs"))
 	return f, nil
+}
+
+// was is the work tree the runtime was last used for: the place the
+// account's record names, else (a record of an earlier version) its
+// workspace.json, which then only renames conversations inside the runtime.
+func (f runtimeFacts) was() string {
+	if f.Place.Worktree != "" {
+		return f.Place.Worktree
+	}
+	return bindingToplevel(f.Binding)
 }
 
 // runtimeDecision is what becomes of the runtime dir before anything in it
@@ -159,16 +176,21 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 	}
 	ws := Workspace{Account: in.Account.Name, AccountDir: in.Account.Dir, Toplevel: in.Context.Toplevel, Fingerprint: in.Context.Fingerprint, GitDir: in.Context.GitDir}
 	want := ws.encode()
-	if !d.Fresh && f.Binding != nil && !bytes.Equal(f.Binding, want) {
-		if old := bindingToplevel(f.Binding); old != "" && old != ws.Toplevel {
-			d.Steps = append(d.Steps, rekey(dir, old, ws.Toplevel, f.Projects)...)
-			d.Notes = append(d.Notes, fmt.Sprintf("%s moved from %s; it keeps its runtime and its conversations", ws.Toplevel, old))
-		}
+	if old := f.was(); !d.Fresh && old != "" && old != ws.Toplevel {
+		d.Steps = append(d.Steps, rekey(dir, old, ws.Toplevel, f.Projects)...)
+		d.Notes = append(d.Notes, fmt.Sprintf("%s moved from %s; it keeps its runtime and its conversations", ws.Toplevel, old))
 	}
-	if d.Fresh {
+	place := runtimes.Place{Worktree: in.Context.Toplevel, GitDir: in.Context.GitDir, CommonDir: in.Context.CommonDir}
+	switch {
+	case d.Fresh:
 		d.Quiet = 0
 		d.Steps = append(d.Steps, Step{Op: Mkdir, Path: dir, Mode: 0o700, Why: "new runtime"},
-			Step{Op: Register, Path: dir, Target: runtimes.Path(in.Account.Dir), Why: "made by claude-account for this account"})
+			Step{Op: Register, Path: dir, Target: runtimes.Path(in.Account.Dir), Place: place, Why: "made by claude-account for this account"})
+	case f.Place != place:
+		// Where it belongs is kept on the account's side, where resume and
+		// sessions read it, never from its workspace.json: a runtime made by
+		// an earlier version gets it now, one that moved gets the new place.
+		d.Steps = append(d.Steps, Step{Op: Register, Path: dir, Target: runtimes.Path(in.Account.Dir), Place: place, Why: "where it belongs"})
 	}
 	if d.Fresh || !f.Logs {
 		d.Steps = append(d.Steps, Step{Op: Mkdir, Path: filepath.Join(dir, "logs"), Mode: 0o700, Why: "Claude's logs"})

@@ -12,6 +12,7 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/ledger"
 	"github.com/claude-account/claude-account/internal/mcp"
 )
@@ -186,14 +187,15 @@ func TestDecideSettings(t *testing.T) {
 
 func TestDecideRuntime(t *testing.T) {
 	in := Input{Account: &account.Account{Name: "max", Dir: "/home/u/.claude-max"},
-		Context: gitctx.Context{Toplevel: "/src/app", Fingerprint: "0123456789abcdef", GitDir: "/src/app/.git"},
+		Context: gitctx.Context{Toplevel: "/src/app", Fingerprint: "0123456789abcdef", GitDir: "/src/app/.git", CommonDir: "/src/app/.git"},
 		Layout:  Layout{ConfigDir: "/src/app/.git/claude-runtime/max", IsRuntime: true}, Now: time.Unix(1e9, 0)}
 	mine := Workspace{Account: "max", AccountDir: in.Account.Dir, Toplevel: "/src/app", Fingerprint: "0123456789abcdef", GitDir: "/src/app/.git"}.encode()
 	other := Workspace{Account: "max", AccountDir: in.Account.Dir, Toplevel: "/src/copy", Fingerprint: "fedcba9876543210", GitDir: "/src/copy/.git"}.encode()
 	dir := func(path string) dirFacts {
 		return dirFacts{Path: path, Exists: true, IsDir: true, UID: 1000, Perm: 0o700}
 	}
-	ok := runtimeFacts{Parent: dir("/src/app/.git/claude-runtime"), Dir: dir(in.Layout.ConfigDir), Made: true, Quiet: 42, Binding: mine, Logs: true, UID: 1000}
+	here := runtimes.Place{Worktree: "/src/app", GitDir: "/src/app/.git", CommonDir: "/src/app/.git"}
+	ok := runtimeFacts{Parent: dir("/src/app/.git/claude-runtime"), Dir: dir(in.Layout.ConfigDir), Made: true, Quiet: 42, Place: here, Binding: mine, Logs: true, UID: 1000}
 	for _, c := range []struct {
 		name    string
 		f       func(runtimeFacts) runtimeFacts
@@ -219,10 +221,22 @@ func TestDecideRuntime(t *testing.T) {
 			f.Made, f.Asides = false, []string{f.Dir.Path + ".moved-20010909T014640Z"}
 			return f
 		}, aside: true, fresh: true, steps: 4, asideAs: ".moved-20010909T014640Z-2"},
-		{name: "moved with its worktree: kept, its conversations rekeyed", f: func(f runtimeFacts) runtimeFacts {
+		{name: "moved with its worktree: kept, its conversations rekeyed, its place recorded", f: func(f runtimeFacts) runtimeFacts {
+			f.Place = runtimes.Place{Worktree: "/src/copy", GitDir: "/src/copy/.git", CommonDir: "/src/copy/.git"}
 			f.Binding, f.Projects = other, []string{"-src-copy", "-src-copy-sub-dir", "-src-copyother", "-elsewhere"}
 			return f
-		}, steps: 2, quiet: 42, moves: map[string]string{"-src-copy": "-src-app", "-src-copy-sub-dir": "-src-app-sub-dir"}},
+		}, steps: 3, quiet: 42, moves: map[string]string{"-src-copy": "-src-app", "-src-copy-sub-dir": "-src-app-sub-dir"}},
+		{name: "moved, recorded by an earlier version: its workspace.json renames conversations inside it", f: func(f runtimeFacts) runtimeFacts {
+			f.Place = runtimes.Place{}
+			f.Binding, f.Projects = other, []string{"-src-copy"}
+			return f
+		}, steps: 2, quiet: 42, moves: map[string]string{"-src-copy": "-src-app"}},
+		{name: "the record names it elsewhere, its workspace.json here: the record decides", f: func(f runtimeFacts) runtimeFacts {
+			f.Place = runtimes.Place{Worktree: "/src/copy", GitDir: "/src/copy/.git", CommonDir: "/src/copy/.git"}
+			f.Projects = []string{"-src-copy"}
+			return f
+		}, steps: 2, quiet: 42, moves: map[string]string{"-src-copy": "-src-app"}},
+		{name: "recorded by an earlier version without its place: the place is recorded", f: func(f runtimeFacts) runtimeFacts { f.Place = runtimes.Place{}; return f }, steps: 1, quiet: 42},
 		{name: "a damaged binding is rewritten, not a reason to set aside", f: func(f runtimeFacts) runtimeFacts { f.Binding = []byte("{"); return f }, quiet: 42},
 		{name: "a symlink", f: func(f runtimeFacts) runtimeFacts {
 			f.Dir.IsDir, f.Dir.Kind = false, "a symbolic link to /home/u/.claude-max"

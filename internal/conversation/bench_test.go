@@ -36,7 +36,7 @@ func benchAccount(b *testing.B) Account {
 		_ = os.WriteFile(filepath.Join(gitDir, "commondir"), []byte("../..\n"), 0o600)
 		ws, _ := json.Marshal(map[string]string{"toplevel": top, "gitDir": gitDir})
 		_ = os.WriteFile(filepath.Join(rt, "workspace.json"), ws, 0o600)
-		if err := runtimes.Register(runtimes.Path(acct.Dir), rt); err != nil {
+		if err := runtimes.Register(runtimes.Path(acct.Dir), rt, runtimes.Place{}); err != nil {
 			b.Fatal(err)
 		}
 		for c := 0; c < 20; c++ {

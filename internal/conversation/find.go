@@ -23,6 +23,9 @@ const (
 	InAccount = "account"   // the account dir: sessions outside git, or brought by init --from
 )
 
+// setAsideWhy is why a conversation of a runtime set aside is not verified.
+const setAsideWhy = "a runtime set aside that claude-account cannot prove is yours (it may have come with the repository)"
+
 // Account is an account to look in.
 type Account struct {
 	Name, Dir string
@@ -41,10 +44,18 @@ type Conversation struct {
 	Updated    time.Time `json:"updated"`
 	Where      string    `json:"where"`    // runtime, set-aside, archive or account
 	Verified   bool      `json:"verified"` // kept where only the launcher or Claude put it
-	Transcript string    `json:"transcript"`
-	Cwd        string    `json:"cwd"`
+	// Why it is not verified, when it is not: what the account's record
+	// says of its runtime.
+	Why        string `json:"why,omitempty"`
+	Transcript string `json:"transcript"`
+	Cwd        string `json:"cwd"`
 	// CommonDir is the repository's common git dir: its identity.
 	CommonDir string `json:"-"`
+	// Vouched: the account's side names Worktree and CommonDir (the
+	// record of the runtimes the launcher made, the archive's record of a
+	// removed worktree); else they come from git's admin files or the
+	// transcript, and resume makes no worktree outside the repository there.
+	Vouched bool `json:"-"`
 	// Saved is what worktree rm kept of its removed worktree (archive only).
 	Saved *Removed `json:"-"`
 }
@@ -84,9 +95,12 @@ func ReadRemoved(dir string) *Removed {
 type transcript struct {
 	path, where, account, accountDir string
 	verified                         bool
-	// What the place says of it (a runtime's binding, an archive's
-	// record); the transcript's own cwd fills what it leaves out.
+	why                              string
+	// What the account's side says of where it ran (the record of its
+	// runtime, an archive's record); the transcript's own cwd fills what
+	// it leaves out.
 	worktree, commonDir string
+	vouched             bool
 	saved               *Removed
 }
 
@@ -124,10 +138,17 @@ func Find(accts []Account) []Conversation {
 	return newestByID(convs)
 }
 
-// newestByID keeps one conversation per account and id, the newest, and
-// sorts them newest first.
+// newestByID keeps one conversation per account and id, the newest of
+// those verified (an unverified copy only when there is no other: a planted
+// one with a later time must not shadow the user's own), and sorts them
+// newest first.
 func newestByID(convs []Conversation) []Conversation {
-	sort.SliceStable(convs, func(i, j int) bool { return convs[i].Updated.After(convs[j].Updated) })
+	sort.SliceStable(convs, func(i, j int) bool {
+		if convs[i].Verified != convs[j].Verified {
+			return convs[i].Verified
+		}
+		return convs[i].Updated.After(convs[j].Updated)
+	})
 	seen := map[[2]string]bool{}
 	out := convs[:0]
 	for _, c := range convs {
@@ -138,30 +159,28 @@ func newestByID(convs []Conversation) []Conversation {
 		seen[k] = true
 		out = append(out, c)
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
 	return out
 }
 
 // ofAccount lists the transcripts of one account, everywhere it keeps them.
 func ofAccount(a Account) []transcript {
 	var out []transcript
-	rec, err := runtimes.Read(runtimes.Path(a.Dir))
-	if err == nil {
-		for rt := range rec.Runtimes {
-			base := transcript{account: a.Name, accountDir: a.Dir}
-			if ws := readBinding(rt); ws != nil {
-				base.worktree, base.commonDir = ws.toplevel, ws.commonDir
-			}
-			if rec.Made(rt) {
-				t := base
-				t.where, t.verified = InRuntime, true
-				out = append(out, transcriptsIn(rt, t)...)
-			}
-			asides, _ := filepath.Glob(rt + ".moved-*")
-			for _, d := range asides {
-				t := base
-				t.where = SetAside
-				out = append(out, transcriptsIn(d, t)...)
-			}
+	// Where a runtime belongs is what the account's record says, never what
+	// its workspace.json says (a planted one names any path).
+	rts, _ := runtimes.List(a.Dir)
+	for _, rt := range rts {
+		base := transcript{account: a.Name, accountDir: a.Dir, worktree: rt.Place.Worktree, commonDir: rt.Place.CommonDir, vouched: rt.Known}
+		t := base
+		t.where, t.verified, t.why = InRuntime, rt.Made, rt.Why
+		// One that is not the dir the launcher made is listed, unverified,
+		// until a launch sets it aside: never silently dropped.
+		out = append(out, transcriptsIn(rt.Dir, t)...)
+		asides, _ := filepath.Glob(rt.Dir + ".moved-*")
+		for _, d := range asides {
+			t := base
+			t.where, t.why = SetAside, setAsideWhy
+			out = append(out, transcriptsIn(d, t)...)
 		}
 	}
 	// The archive: archive/<repository>/<worktree>/projects[-<time>]/.
@@ -170,7 +189,7 @@ func ofAccount(a Account) []transcript {
 		saved := ReadRemoved(d)
 		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive, verified: true, saved: saved}
 		if saved != nil {
-			t.worktree, t.commonDir = saved.Path, saved.CommonDir
+			t.worktree, t.commonDir, t.vouched = saved.Path, saved.CommonDir, true
 		}
 		out = append(out, transcriptsIn(filepath.Dir(d), t, filepath.Base(d))...)
 	}
@@ -178,7 +197,7 @@ func ofAccount(a Account) []transcript {
 	// the account's (worktree.SetAsideDir).
 	dirs, _ = filepath.Glob(filepath.Join(a.Dir, "archive", "*", "*", "set-aside", "projects*"))
 	for _, d := range dirs {
-		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive}
+		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive, why: setAsideWhy}
 		if rec := ReadRemoved(d); rec != nil {
 			// The repository and worktree it was kept from; its transcripts
 			// say where they ran.
@@ -240,9 +259,10 @@ func read(t transcript) (Conversation, bool) {
 		return Conversation{}, false
 	}
 	c := Conversation{ID: m.ID, Account: t.account, AccountDir: t.accountDir, Branch: m.Branch, Title: m.Title,
-		Updated: m.Updated, Where: t.where, Verified: t.verified, Transcript: t.path, Cwd: m.Cwd,
-		Worktree: t.worktree, CommonDir: t.commonDir, Saved: t.saved}
+		Updated: m.Updated, Where: t.where, Verified: t.verified, Why: t.why, Transcript: t.path, Cwd: m.Cwd,
+		Worktree: t.worktree, CommonDir: t.commonDir, Vouched: t.vouched, Saved: t.saved}
 	if c.Worktree == "" || c.CommonDir == "" {
+		c.Vouched = false
 		// Where the transcript says it ran, when its place does not say.
 		if ctx, err := gitctx.Detect(m.Cwd, func(string) string { return "" }); err == nil && ctx.Toplevel != "" {
 			c.Worktree, c.CommonDir = ctx.Toplevel, ctx.CommonDir
@@ -269,32 +289,4 @@ func rootOf(common string) string {
 		return filepath.Dir(common)
 	}
 	return common
-}
-
-// binding is what a runtime's workspace.json says, as Find needs it.
-type binding struct{ toplevel, commonDir string }
-
-// readBinding reads the workspace.json of a runtime the launcher made.
-func readBinding(rt string) *binding {
-	data, err := fsx.ReadFile(filepath.Join(rt, "workspace.json"))
-	if err != nil {
-		return nil
-	}
-	var ws struct {
-		Toplevel string `json:"toplevel"`
-		GitDir   string `json:"gitDir"`
-	}
-	if json.Unmarshal(data, &ws) != nil {
-		return nil
-	}
-	b := &binding{toplevel: ws.Toplevel, commonDir: ws.GitDir}
-	if data, err := fsx.ReadFile(filepath.Join(ws.GitDir, "commondir")); err == nil {
-		// A linked worktree's git dir names the common one.
-		c := strings.TrimSpace(string(data))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(ws.GitDir, c)
-		}
-		b.commonDir = filepath.Clean(c)
-	}
-	return b
 }

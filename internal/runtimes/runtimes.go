@@ -12,7 +12,15 @@
 //     the launcher last left the runtime alone (Quiet), and a file whose
 //     inode change time (ctime, which no archive or copy can set back) is
 //     later came from elsewhere — an archive extracted over the checkout, or
-//     into a new dir that reused the inode.
+//     into a new dir that reused the inode;
+//   - where a runtime belongs (its work tree, its git dirs) is what the
+//     launch found from the directory the user started in, kept in the
+//     record (Place), never what the runtime's workspace.json says: a
+//     planted one can name any path, and resume makes a removed worktree
+//     again where its runtime belongs.
+//
+// Every reader asks here (Check, List, Trusted): launch, resume, sessions,
+// doctor, worktree rm, init --from.
 package runtimes
 
 import (
@@ -46,6 +54,17 @@ type Entry struct {
 	// session, a command or a repair in it), in Unix nanoseconds; 0 while a
 	// Claude may still be writing in it.
 	Quiet int64 `json:"quiet,omitempty"`
+	// Place is where the runtime belongs, as the last launch in it found
+	// it; empty in a record of an earlier version until the next launch.
+	Place
+}
+
+// Place is where a runtime belongs: the work tree it runs Claude in and
+// that work tree's git dirs.
+type Place struct {
+	Worktree  string `json:"worktree,omitempty"`
+	GitDir    string `json:"gitDir,omitempty"`
+	CommonDir string `json:"commonDir,omitempty"`
 }
 
 // slack is none: the kernel stamps files from a clock that lags the one
@@ -96,10 +115,22 @@ func Read(path string) (*Record, error) {
 		return nil, fmt.Errorf(`%s: "runtimes" is not an object; %s`, path, fix)
 	}
 	rts.ForEach(func(k, v gjson.Result) bool {
-		r.Runtimes[k.String()] = Entry{Ino: v.Get("ino").Uint(), Quiet: v.Get("quiet").Int()}
+		r.Runtimes[k.String()] = Entry{Ino: v.Get("ino").Uint(), Quiet: v.Get("quiet").Int(),
+			Place: Place{Worktree: absOrEmpty(v.Get("worktree")), GitDir: absOrEmpty(v.Get("gitDir")), CommonDir: absOrEmpty(v.Get("commonDir"))}}
 		return true
 	})
 	return r, nil
+}
+
+// absOrEmpty is v when it is a clean absolute path: the record is the
+// launcher's, but a hand-edited one must not make a relative path resolve
+// against whatever directory a command runs in.
+func absOrEmpty(v gjson.Result) string {
+	p := v.String()
+	if v.Type != gjson.String || !filepath.IsAbs(p) || filepath.Clean(p) != p {
+		return ""
+	}
+	return p
 }
 
 // Made reports whether the launcher made dir for this account: the record
@@ -140,10 +171,13 @@ func Ctime(fi fs.FileInfo) int64 {
 	return 0
 }
 
-// Add records dir as it is now, in use, and forgets runtimes that are gone or
-// were replaced since (a worktree removed, a runtime set aside). One it cannot
-// look at now (a disk not mounted, a permission) is kept.
-func (r *Record) Add(dir string) error {
+// Add records dir as it is now, in use, belonging at place, and forgets
+// runtimes that are gone or were replaced since (a worktree removed, a
+// runtime set aside). One it cannot look at now (a disk not mounted, a
+// permission) is kept. The dir already recorded with its inode (a runtime
+// that moved with its worktree) keeps its quiet time: only where it
+// belongs changes.
+func (r *Record) Add(dir string, place Place) error {
 	ino, err := inode(dir)
 	if err != nil {
 		return err
@@ -154,7 +188,11 @@ func (r *Record) Add(dir string) error {
 			delete(r.Runtimes, p)
 		}
 	}
-	r.Runtimes[dir] = Entry{Ino: ino}
+	e := Entry{Ino: ino, Place: place}
+	if was, ok := r.Runtimes[dir]; ok && was.Ino == ino {
+		e.Quiet = was.Quiet
+	}
+	r.Runtimes[dir] = e
 	return nil
 }
 
@@ -227,14 +265,14 @@ func (r *Record) leftAlone(dir string, unchanged func(quiet int64) bool) bool {
 	return e.Quiet != 0 && unchanged != nil && unchanged(e.Quiet)
 }
 
-// Register records dir in the account's record at path: read, add, write,
-// under the account's lock (the caller holds it).
-func Register(path, dir string) error {
+// Register records dir, belonging at place, in the account's record at
+// path: read, add, write, under the account's lock (the caller holds it).
+func Register(path, dir string, place Place) error {
 	r, err := Read(path)
 	if err != nil {
 		return err
 	}
-	if err := r.Add(dir); err != nil {
+	if err := r.Add(dir, place); err != nil {
 		return err
 	}
 	return fsx.WriteSecret(path, r.Encode())

@@ -17,7 +17,7 @@ func TestRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := Register(rec, a); err != nil {
+	if err := Register(rec, a, Place{}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := Read(rec)
@@ -39,7 +39,7 @@ func TestRecord(t *testing.T) {
 	}
 	// Registering another forgets the runtime whose path now names another
 	// dir, and one that is gone; b is kept.
-	if err := Register(rec, b); err != nil {
+	if err := Register(rec, b, Place{}); err != nil {
 		t.Fatal(err)
 	}
 	if r, _ = Read(rec); r.Made(a) || !r.Made(b) || len(r.Runtimes) != 1 {
@@ -58,7 +58,7 @@ func TestQuiet(t *testing.T) {
 	if err := os.WriteFile(before, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := Register(rec, dir); err != nil {
+	if err := Register(rec, dir, Place{}); err != nil {
 		t.Fatal(err)
 	}
 	r, _ := Read(rec)
@@ -136,7 +136,7 @@ func TestQuiet(t *testing.T) {
 	}
 	fresh := filepath.Join(root, "fresh")
 	_ = os.Mkdir(fresh, 0o700)
-	if err := Register(rec, fresh); err != nil {
+	if err := Register(rec, fresh, Place{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := LeftAlone(rec, fresh, func(int64) bool { return true }); got {
@@ -155,5 +155,79 @@ func TestReadDamaged(t *testing.T) {
 	}
 	if _, err := Read(filepath.Join(t.TempDir(), "missing")); err != nil {
 		t.Errorf("a missing record is an empty one: %v", err)
+	}
+}
+
+func TestCheckPlace(t *testing.T) {
+	root := t.TempDir()
+	acct := filepath.Join(root, "acct")
+	mk := func(p string) string {
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mk(acct)
+	rec := Path(acct)
+	// A main worktree's runtime, recorded with its place.
+	main := mk(filepath.Join(root, "app", ".git", "claude-runtime", "max"))
+	here := Place{Worktree: filepath.Join(root, "app"), GitDir: filepath.Join(root, "app", ".git"), CommonDir: filepath.Join(root, "app", ".git")}
+	if err := Register(rec, main, here); err != nil {
+		t.Fatal(err)
+	}
+	// What its workspace.json says is never read.
+	if err := os.WriteFile(filepath.Join(main, "workspace.json"), []byte(`{"toplevel":"/home/victim/.config/fish/conf.d","gitDir":".git/evil.git"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if rt := Check(acct, main); !rt.Made || !rt.Known || rt.Place != here {
+		t.Errorf("Check(main) = %+v; want made, known, %+v", rt, here)
+	}
+	// A linked worktree's runtime of an earlier record (no place): its
+	// work tree is the one git's gitdir file names, when that work tree's
+	// .git names the git dir back.
+	gitDir := filepath.Join(root, "app", ".git", "worktrees", "wt")
+	linked := mk(filepath.Join(gitDir, "claude-runtime", "max"))
+	wt := mk(filepath.Join(root, "wt"))
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(gitDir, "gitdir"), filepath.Join(wt, ".git")+"\n")
+	write(filepath.Join(wt, ".git"), "gitdir: "+gitDir+"\n")
+	if err := Register(rec, linked, Place{}); err != nil {
+		t.Fatal(err)
+	}
+	rt := Check(acct, linked)
+	if !rt.Made || rt.Known || rt.Place.Worktree != wt || rt.Place.CommonDir != filepath.Join(root, "app", ".git") {
+		t.Errorf("Check(linked) = %+v; want made, not known, work tree %s", rt, wt)
+	}
+	// A work tree that names another git dir is not taken.
+	write(filepath.Join(wt, ".git"), "gitdir: /elsewhere/.git/worktrees/x\n")
+	if rt := Check(acct, linked); rt.Place.Worktree != "" {
+		t.Errorf("Check(linked) with a work tree naming another git dir = %+v; want no work tree", rt)
+	}
+	// A dir in the place of the one made: listed, not made, with the reason.
+	if err := os.Rename(main, main+".old"); err != nil {
+		t.Fatal(err)
+	}
+	mk(main)
+	all, err := List(acct)
+	if err != nil || len(all) != 2 {
+		t.Fatalf("List = %v, %v", all, err)
+	}
+	for _, rt := range all {
+		if rt.Dir == main && (rt.Made || !strings.Contains(rt.Why, "another directory took the place")) {
+			t.Errorf("a replaced runtime: %+v", rt)
+		}
+	}
+	// A relative or unclean path in a hand-edited record is not believed.
+	write(rec, `{"runtimes": {"`+linked+`": {"ino": 1, "worktree": "../../victim", "gitDir": "/a/../b", "commonDir": "/c"}}}`)
+	r, err := Read(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Runtimes[linked].Place; p.Worktree != "" || p.GitDir != "" || p.CommonDir != "/c" {
+		t.Errorf("place read from a hand-edited record: %+v", p)
 	}
 }

@@ -14,8 +14,20 @@ import (
 // name at the commit it was on; and puts back the uncommitted work rm saved
 // (rec.Saved) as uncommitted changes. A worktree of this repository already
 // there is reused as it is. It returns the worktree's path and notes.
-func (r *Repo) Remake(rec conversation.Removed) (string, []string, error) {
+//
+// vouched says the account's side names rec.Path (worktree rm's record in
+// the account's archive, the record of the runtimes the launcher made):
+// linked worktrees live anywhere. A path only the repository's own files
+// name (git's admin files, a transcript) is made only inside the
+// repository: a planted one could name any dir of the user's.
+func (r *Repo) Remake(rec conversation.Removed, vouched bool) (string, []string, error) {
 	path := filepath.Clean(rec.Path)
+	if !filepath.IsAbs(path) {
+		return "", nil, fmt.Errorf("the worktree %q cannot be made again: its path is not absolute; continue the conversation in another worktree with --here", rec.Path)
+	}
+	if rel, err := filepath.Rel(r.Root, path); !vouched && (r.Bare || err != nil || rel == ".." || strings.HasPrefix(rel, "../")) {
+		return "", nil, fmt.Errorf("the worktree %s is gone, and nothing on claude-account's side records it there (only the repository's own files name it); continue the conversation in another worktree with --here", path)
+	}
 	unlock, err := r.lock()
 	if err != nil {
 		return "", nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/shell"
 )
 
@@ -313,7 +314,7 @@ func keepRef(g Git, ref, oid string, now time.Time) (string, error) {
 // worktree to the archive of the account it was made for,
 // <account dir>/archive/<repo>/<name>/, so that claude --resume history
 // outlives the worktree. Only a runtime the launcher made for that account
-// (configdir.Trusted, from the account's record) is archived, and only to
+// (runtimes.Trusted, from the account's record) is archived, and only to
 // the account dir the launcher finds for the runtime's account name
 // (o.AccountDir), never to one a file in the runtime names: a runtime that
 // came with the repository goes with the worktree, and nothing of it reaches
@@ -366,7 +367,7 @@ func (r *Repo) archive(gitDir, name string, o RemoveOptions, rec conversation.Re
 		if account.ValidateName(acct) == nil && o.AccountDir != nil {
 			accountDir = o.AccountDir(acct)
 		}
-		if !configdir.Trusted(accountDir, rt) {
+		if !runtimes.Trusted(accountDir, rt) {
 			notes = append(notes, fmt.Sprintf("left %s to go with the worktree, unarchived: claude-account did not make it for an account of yours", rt))
 			continue
 		}

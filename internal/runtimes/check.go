@@ -1,0 +1,150 @@
+package runtimes
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/fsx"
+)
+
+// Runtime is what the account's side says of one runtime dir: whether the
+// launcher made it, and where it belongs. Nothing in it comes from a file
+// inside the dir.
+type Runtime struct {
+	Dir string
+	// Made: the record names Dir with the inode it has now.
+	Made bool
+	// Quiet is when the launcher last left it alone (Entry.Quiet).
+	Quiet int64
+	// Place is where it belongs. Known: the record says so (the last
+	// launch in it found it). Otherwise it is read from its path
+	// (<git dir>/claude-runtime/<account>) and git's own admin files,
+	// which came with the repository too: good enough to list it, not to
+	// make a worktree anywhere outside the repository.
+	Place Place
+	Known bool
+	// Why it is not believed, when it is not Made: one clause for a
+	// listing ("… is not the dir claude-account made there").
+	Why string
+}
+
+// Check is what the record of the account in accountDir says of dir. A
+// record that cannot be read believes nothing, and says why.
+func Check(accountDir, dir string) Runtime {
+	r, err := Read(Path(accountDir))
+	if err != nil {
+		return Runtime{Dir: dir, Why: err.Error()}
+	}
+	return r.Check(dir)
+}
+
+// Trusted reports whether dir is a runtime the launcher made for the account
+// in accountDir, so that something of it may go back to the account (its
+// transcripts to the account's archive, its conversations to init --from).
+func Trusted(accountDir, dir string) bool {
+	if accountDir == "" || dir == "" {
+		return false
+	}
+	return Check(accountDir, dir).Made
+}
+
+// List is every runtime the account's record names, by path, each as
+// Check says; nil and the error when the record cannot be read.
+func List(accountDir string) ([]Runtime, error) {
+	r, err := Read(Path(accountDir))
+	if err != nil {
+		return nil, err
+	}
+	dirs := make([]string, 0, len(r.Runtimes))
+	for d := range r.Runtimes {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	out := make([]Runtime, 0, len(dirs))
+	for _, d := range dirs {
+		out = append(out, r.Check(d))
+	}
+	return out, nil
+}
+
+// Check is what the record says of dir (see Runtime).
+func (r *Record) Check(dir string) Runtime {
+	rt := Runtime{Dir: dir}
+	e, ok := r.Runtimes[dir]
+	if !ok {
+		rt.Why = "claude-account has no record of making it for this account (it came with the repository?)"
+		return rt
+	}
+	rt.Quiet = e.Quiet
+	rt.Place, rt.Known = e.Place, e.Worktree != "" && e.GitDir != "" && e.CommonDir != ""
+	if !rt.Known {
+		rt.Place = placeOf(dir)
+	}
+	switch ino, err := inode(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		rt.Why = "it is gone"
+	case err != nil:
+		rt.Why = err.Error()
+	case ino != e.Ino:
+		rt.Why = "another directory took the place of the one claude-account made there (a copy, an archive, or one made by hand)"
+	default:
+		rt.Made = true
+	}
+	return rt
+}
+
+// placeOf is where a runtime a launcher of an earlier version recorded
+// without its place belongs, from its path and git's admin files: a main
+// worktree's <root>/.git/claude-runtime/<account> belongs to <root>; a
+// linked worktree's <common>/worktrees/<name>/claude-runtime/<account> to
+// the work tree git's gitdir file names, when that work tree's .git names
+// the same git dir back. Anything else (a submodule, a runtime under the
+// state dir) is left empty: the transcripts say where they ran.
+func placeOf(dir string) Place {
+	parent := filepath.Dir(dir)
+	if filepath.Base(parent) != "claude-runtime" {
+		return Place{}
+	}
+	gitDir := filepath.Dir(parent)
+	if filepath.Base(gitDir) == ".git" {
+		return Place{Worktree: filepath.Dir(gitDir), GitDir: gitDir, CommonDir: gitDir}
+	}
+	if filepath.Base(filepath.Dir(gitDir)) != "worktrees" {
+		return Place{}
+	}
+	p := Place{GitDir: gitDir, CommonDir: filepath.Dir(filepath.Dir(gitDir))}
+	data, err := fsx.ReadFile(filepath.Join(gitDir, "gitdir"))
+	if err != nil {
+		return p
+	}
+	dotGit := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(dotGit) || filepath.Base(dotGit) != ".git" {
+		return p
+	}
+	wt := filepath.Dir(filepath.Clean(dotGit))
+	if back, err := fsx.ReadFile(dotGit); err == nil {
+		// The work tree is there: it must point back at this git dir.
+		line, _, _ := strings.Cut(string(back), "\n")
+		named := strings.TrimSpace(strings.TrimPrefix(line, "gitdir:"))
+		if !filepath.IsAbs(named) {
+			named = filepath.Join(wt, named)
+		}
+		if !fsx.SamePath(filepath.Clean(named), gitDir) {
+			return p
+		}
+	}
+	p.Worktree = wt
+	return p
+}
+
+// String is the runtime and why it is not believed, for messages.
+func (rt Runtime) String() string {
+	if rt.Made {
+		return rt.Dir
+	}
+	return fmt.Sprintf("%s (%s)", rt.Dir, rt.Why)
+}
