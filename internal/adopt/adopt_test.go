@@ -210,3 +210,34 @@ func FuzzRebase(f *testing.F) {
 		}
 	})
 }
+
+func TestLinkInPath(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"hooks/real", "secrets"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "secrets/id_rsa"), []byte("key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"hooks/d": "../secrets", "hooks/real/up": "..", "last.md": "secrets/id_rsa"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for rel, want := range map[string]string{
+		"hooks/d/id_rsa":         "hooks/d",
+		"hooks/d/missing":        "hooks/d",
+		"hooks/d":                "", // the last part: the walk decides a link itself
+		"hooks/real/up/d/id_rsa": "hooks/real/up",
+		"hooks/real/x.sh":        "",
+		"last.md":                "",
+		"gone/d/id_rsa":          "", // nothing is reached through a missing part
+		"secrets/id_rsa":         "",
+	} {
+		if got := linkInPath(root, rel); got != want {
+			t.Errorf("linkInPath(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}

@@ -146,8 +146,8 @@ func (w *walker) nameFiles(doc []byte) {
 	}
 	_ = eachString(doc, "", func(_, s string, _, _ int) {
 		w.scan(s, func(rel, _, _ string) bool {
-			if rel == "." || w.takenIn(rel) {
-				return false
+			if rel == "." || w.takenIn(rel) || linkInPath(w.src.Root, rel) != "" {
+				return false // decide says why
 			}
 			if fi, err := os.Lstat(filepath.Join(w.src.Root, rel)); err == nil && fi.Mode().IsRegular() {
 				if w.namedPart == nil {
@@ -194,6 +194,11 @@ func (w *walker) rebase(doc []byte, file, prefix string) ([]byte, error) {
 func (w *walker) decide(file, key, rel, found, to string) bool {
 	if shell.Quote(w.p.Dest) != w.p.Dest {
 		w.warn(rel, fmt.Sprintf("named by %s %s, which still points into %s: %s would need quoting in a command; change the setting by hand", file, key, w.src.Dir, w.p.Dest))
+		return false
+	}
+	if l := linkInPath(w.src.Root, rel); l != "" {
+		w.warn(rel, fmt.Sprintf("named by %s %s but not taken in: its part %s is a link, which init --from does not follow, so that setting still points into %s; copy what it names into the account yourself if it belongs there, and write %s there instead",
+			file, key, filepath.Join(w.src.Dir, l), w.src.Dir, to))
 		return false
 	}
 	if rel == "." || w.takenIn(rel) {

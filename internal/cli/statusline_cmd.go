@@ -120,19 +120,19 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 // ownStatusLine runs the status line the account's settings name, as Claude
 // would have without the launcher's, with the same input; its output is
 // Claude's to show, passed on as it is. None: nothing is printed. The
-// settings are read where Claude reads them ($CLAUDE_CONFIG_DIR, whose
-// settings.json /statusline writes), else in the account dir. A status line
-// that is itself this one (named by hand in settings.json) is not run again.
+// settings are the account dir's, named on the command line the launcher
+// wrote: every runtime's settings.json is a link to that file, so it is the
+// one Claude reads and /statusline writes. Never $CLAUDE_CONFIG_DIR's: a
+// project's settings env reaches this process and may point it at a
+// settings.json of the repository, whose command would run here. A status
+// line that is itself this one (named by hand in settings.json) is not run
+// again.
 func ownStatusLine(d *Deps, accountDir string, input []byte) error {
 	const inside = "CLAUDE_ACCOUNT_OWN_STATUSLINE"
 	if d.Env.Get(inside) != "" {
 		return nil
 	}
-	dir := d.Env.Get("CLAUDE_CONFIG_DIR")
-	if dir == "" {
-		dir = accountDir
-	}
-	settings, _ := fsx.ReadFile(filepath.Join(dir, "settings.json"))
+	settings, _ := fsx.ReadFile(filepath.Join(accountDir, "settings.json"))
 	line := gjson.GetBytes(settings, "statusLine")
 	command := line.Get("command").String()
 	if line.Get("type").String() != "command" || strings.TrimSpace(command) == "" {

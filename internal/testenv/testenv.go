@@ -711,8 +711,10 @@ func runHooks(settings, event string) {
 // runStatusLine runs the status line as Claude does after an answer: the
 // flag settings' statusLine, else the config dir's settings.json one, through
 // sh, with the status JSON in file (CLAUDE_STUB_STATUS; write it as the real
-// one sends it) on stdin; it prints statusline=<its output, quoted> and
-// statuspadding=<padding> when set.
+// one sends it) on stdin, and with the env of the project's settings
+// (.claude/settings.json in its directory) added, as Claude 2.1.90 gives a
+// trusted project's env to what it runs; it prints statusline=<its output,
+// quoted> and statuspadding=<padding> when set.
 func runStatusLine(settings, file string) {
 	line := gjson.Get(settings, "statusLine")
 	if !line.Exists() {
@@ -730,6 +732,14 @@ func runStatusLine(settings, file string) {
 	}
 	c := exec.Command("sh", "-c", line.Get("command").String())
 	c.Stdin, c.Stderr = bytes.NewReader(input), os.Stderr
+	project, _ := os.ReadFile(filepath.Join(".claude", "settings.json"))
+	if env := gjson.GetBytes(project, "env"); env.IsObject() {
+		c.Env = os.Environ()
+		env.ForEach(func(k, v gjson.Result) bool {
+			c.Env = append(c.Env, k.String()+"="+v.String())
+			return true
+		})
+	}
 	out, err := c.Output()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "statusline: %v\n", err)
