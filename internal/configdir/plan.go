@@ -212,6 +212,7 @@ func MakePlan(in Input) (*Plan, error) {
 	}
 	p.planLogin(in, fresh)
 	if !fresh {
+		p.setAsideStrayLinks(in)
 		// What an older Claude kept in this runtime moves to the account
 		// once the Claude in use reads it from there; before that, moving it
 		// would lose it to Claude.

@@ -90,8 +90,7 @@ func Untouched(dir string, quiet int64) bool {
 			return false
 		}
 	}
-	trees, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "memory"))
-	for _, t := range append(trees, filepath.Join(dir, "plugins")) {
+	for _, t := range append(memoryDirs(dir), filepath.Join(dir, "plugins")) {
 		if treeChangedSince(t, quiet) != "" {
 			return false
 		}

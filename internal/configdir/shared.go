@@ -193,7 +193,12 @@ func Earlier(dir, accountDir string, c claudever.Binary) (found []string, plugin
 	if !c.Has(claudever.RemoteMemoryDir) {
 		return found, "", ""
 	}
-	if mem, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "memory", "*")); len(mem) > 0 {
+	var mem []string
+	for _, d := range memoryDirs(dir) {
+		files, _ := filepath.Glob(filepath.Join(d, "*"))
+		mem = append(mem, files...)
+	}
+	if len(mem) > 0 {
 		found = append(found, fmt.Sprintf("%d memory file(s) under %s (memory is the repository's now, in the account dir)", len(mem), filepath.Join(dir, "projects")))
 	}
 	if !c.Has(claudever.PluginCacheDir) {
@@ -210,13 +215,27 @@ func Earlier(dir, accountDir string, c claudever.Binary) (found []string, plugin
 	return found, plugins, why
 }
 
+// memoryDirs are the runtime's projects/<key>/memory dirs, reached through
+// no link (fsx.LinkIn): a projects or key link that came with the
+// repository would offer another account's memory as this runtime's, and
+// the change-time check would look at that memory, not at the link.
+func memoryDirs(dir string) []string {
+	found, _ := filepath.Glob(filepath.Join(dir, "projects", "*", "memory"))
+	var out []string
+	for _, m := range found {
+		if rel, err := filepath.Rel(dir, m); err == nil && fsx.LinkIn(dir, rel) == "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // migrateMemory moves the auto-memory a runtime made by an earlier version
 // kept in itself (projects/<key>/memory/) to the account, where every
 // worktree of the repository reads it. Nothing is overwritten: a file the
 // account already has with other content arrives under a name of its own.
 func (p *Plan) migrateMemory(in Input) {
-	dirs, _ := filepath.Glob(filepath.Join(p.ConfigDir, "projects", "*", "memory"))
-	for _, from := range dirs {
+	for _, from := range memoryDirs(p.ConfigDir) {
 		key := filepath.Base(filepath.Dir(from))
 		to := filepath.Join(in.Account.Dir, "projects", key, "memory")
 		des, err := os.ReadDir(from)
