@@ -381,7 +381,7 @@ func notMade(in Input) *Finding {
 	if err != nil || !exists(dir) {
 		return nil // a damaged record is reported by the plan (invalid-state)
 	}
-	if made.Made(dir) {
+	if made.Check(dir).Made {
 		return nil
 	}
 	why := "was not made by claude-account for this account (it came with the repository, or an earlier version made it)"
@@ -434,13 +434,21 @@ func initLeftovers(in Input) []Finding {
 	return out
 }
 
+// moved finds a runtime whose worktree moved: where it was is what the
+// account's record says (runtimes.Check), else, for a record of an earlier
+// version, its workspace.json, which only names it here.
 func moved(in Input) []Finding {
-	ws, err := configdir.ReadWorkspace(filepath.Join(in.Layout.ConfigDir, configdir.WorkspaceFile))
-	if err != nil || ws == nil || ws.Toplevel == in.Context.Toplevel {
+	was := ""
+	if rt := runtimes.Check(in.Account.Dir, in.Layout.ConfigDir); rt.Made && rt.Known {
+		was = rt.Place.Worktree
+	} else if ws, err := configdir.ReadWorkspace(filepath.Join(in.Layout.ConfigDir, configdir.WorkspaceFile)); err == nil && ws != nil {
+		was = ws.Toplevel
+	}
+	if was == "" || was == in.Context.Toplevel {
 		return nil
 	}
 	return []Finding{{ID: "workspace-moved", Path: in.Layout.ConfigDir, Fixable: true, fix: repairPlan(in), rebuilds: true,
-		Message: fmt.Sprintf("%s was made for %s, which moved to %s; '%s' (or the next launch) binds it here, and its conversations follow", in.Layout.ConfigDir, ws.Toplevel, in.Context.Toplevel, Command(in, "--fix"))}}
+		Message: fmt.Sprintf("%s was made for %s, which moved to %s; '%s' (or the next launch) binds it here, and its conversations follow", in.Layout.ConfigDir, was, in.Context.Toplevel, Command(in, "--fix"))}}
 }
 
 func lockDir(in Input, problem error) Finding {
