@@ -123,7 +123,7 @@ func (c *HookRemoveCmd) Run(d *Deps) error {
 	}
 	// The Claude that runs this hook is left out of claudesIn (it asked);
 	// any other Claude working there stops the removal.
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: true, Running: lock.RunningIn(lock.Dir(d.Env)), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: true, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}

@@ -32,11 +32,11 @@ func notifyWaiting(d *Deps, id string, s *session.State, reason string) {
 		where = filepath.Base(in.Path)
 	}
 	title := "Claude waits: " + acct + " · " + where
-	body := reason
+	body := []string{reason}
 	if in.Path != "" {
-		body += "\n" + d.Env.TildePath(in.Path)
+		body = append(body, d.Env.TildePath(in.Path))
 	}
-	if argv := notify.Command(runtime.GOOS, exec.LookPath, title, body); argv != nil {
+	if argv := notify.Command(runtime.GOOS, exec.LookPath, title, body...); argv != nil {
 		_ = notify.Start(argv)
 	}
 }

@@ -196,6 +196,7 @@ func sessionsIn(d *Deps) func(toplevel string) []session.Info {
 func waitingCount(d *Deps, acct, self string) int {
 	running, err := session.List(lock.Dir(d.Env))
 	if err != nil {
+		d.notef("%v", err) // the line goes on without the count
 		return 0
 	}
 	n := 0

@@ -91,6 +91,13 @@ func accountDirs(d *Deps, a *account.Account) func(string) string {
 	}
 }
 
+// runningIn is lock.RunningIn on the lock dir, saying on stderr why it
+// lists none where it refuses the dir: the command goes on, as no Claude of
+// ours runs off such a dir.
+func runningIn(d *Deps) func(string) []string {
+	return lock.RunningIn(lock.Dir(d.Env), func(err error) { d.notef("%v", err) })
+}
+
 // claudesIn gives the PIDs of live Claude processes working in a worktree,
 // however they were started, or why it cannot tell; the process table is
 // read once, on first use.
@@ -156,7 +163,7 @@ func (c *WorktreeListCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	infos, err := r.List(lock.RunningIn(lock.Dir(d.Env)))
+	infos, err := r.List(runningIn(d))
 	if err != nil {
 		return err
 	}
@@ -235,7 +242,7 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	}
 	// Asked before the removal: afterwards the working directory is gone.
 	inside := standsIn(d.Dir, e.Path)
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: lock.RunningIn(lock.Dir(d.Env)), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -276,7 +283,7 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: lock.RunningIn(lock.Dir(d.Env)), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}

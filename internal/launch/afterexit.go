@@ -60,7 +60,7 @@ func (w *Workspace) removeIfEphemeral(io IO) {
 		return // only a linked worktree is ever ephemeral: nothing to list
 	}
 	note := worktree.AfterExit(w.Context, w.Account.WorktreeDir(w.env), w.env.List(),
-		worktree.RemoveOptions{Running: lock.RunningIn(w.lockDir), Now: w.now()}, w.env.TildePath)
+		worktree.RemoveOptions{Running: lock.RunningIn(w.lockDir, func(err error) { io.Note(err.Error()) }), Now: w.now()}, w.env.TildePath)
 	if note != "" {
 		io.Note(note)
 	}

@@ -77,3 +77,48 @@ func TestTmux(t *testing.T) {
 		}
 	}
 }
+
+// TestReadersRefuseOpenDir: a lock dir others may write in is believed by
+// no reader, as Acquire takes no lock there: List says why, with Acquire's
+// words, and lists nothing; Read, Unclean and RunningIn find no holder.
+func TestReadersRefuseOpenDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "locks")
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Acquire(dir, "max", 1, Holder{PID: 12345, Account: "max", Workspace: ws}, "here")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if err := os.WriteFile(filepath.Join(dir, Name("max-1", 0)), []byte(`{"pid": 12345}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	want := CheckDir(dir)
+	if want == nil {
+		t.Fatal("CheckDir takes a 0777 dir")
+	}
+	held, err := List(dir, func(string) bool { return true })
+	if err == nil || err.Error() != want.Error() || held != nil {
+		t.Errorf("List = %v, %v; want nothing and %q", held, err, want)
+	}
+	if h := Read(l.Path); h != nil {
+		t.Errorf("Read = %+v, want nil", h)
+	}
+	if got := Unclean(dir, "max-1", 1); got != 0 {
+		t.Errorf("Unclean = %d, want 0", got)
+	}
+	var told []error
+	running := RunningIn(dir, func(err error) { told = append(told, err) })
+	if got := running(ws); got != nil {
+		t.Errorf("RunningIn = %v, want none", got)
+	}
+	running(ws)
+	if len(told) != 1 || told[0].Error() != want.Error() {
+		t.Errorf("RunningIn told %v, want %q once", told, want)
+	}
+}

@@ -166,6 +166,17 @@ func CheckDir(dir string) error {
 	return nil
 }
 
+// readable is CheckDir for the readers of dir (List, Read, Unclean): a
+// dir that another user made or may write in holds locks that anyone could
+// hold, whose bodies name any PID, so a reader believes none of it, just as
+// Acquire takes no lock there. A dir not made yet holds nothing: nil.
+func readable(dir string) error {
+	if err := CheckDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
 // openLock opens a lock file, never through a link. With plain system
 // calls: os.OpenFile would register it with the runtime's poller first (an
 // eventfd, epoll calls and fcntls), for a file that is only flock-ed.
@@ -340,13 +351,20 @@ type Held struct {
 // RunningIn answers, for a work tree, which accounts' launchers hold a lock
 // in dir on it now (every holder names its work tree, canonical as
 // detected). The locks are listed once, at the first question: most callers
-// (a session's after-exit pass) never ask one.
-func RunningIn(dir string) func(toplevel string) []string {
+// (a session's after-exit pass) never ask one. A dir that cannot be listed
+// (one List refuses) answers none, and refused, when not nil, is told why
+// once: no Claude of ours runs off such a dir, and a process that works in
+// a worktree is found by its working directory.
+func RunningIn(dir string, refused func(error)) func(toplevel string) []string {
 	var held []Held
 	listed := false
 	return func(toplevel string) []string {
 		if !listed {
-			held, _ = List(dir, func(string) bool { return true })
+			var err error
+			held, err = List(dir, func(string) bool { return true })
+			if err != nil && refused != nil {
+				refused(err)
+			}
 			listed = true
 		}
 		canon, err := filepath.EvalSymlinks(toplevel)
@@ -364,8 +382,12 @@ func RunningIn(dir string) func(toplevel string) []string {
 }
 
 // List returns the held locks in dir whose key match accepts, probing each
-// with a shared non-blocking flock that is released at once.
+// with a shared non-blocking flock that is released at once. A dir Acquire
+// would refuse is refused here too, with its fix (readable).
 func List(dir string, match func(key string) bool) ([]Held, error) {
+	if err := readable(dir); err != nil {
+		return nil, err
+	}
 	des, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -407,6 +429,9 @@ func AccountKeys(account string) func(string) bool {
 // in a lock dir on tmpfs (XDG_RUNTIME_DIR): 0, and the session's changes are
 // then treated like any made while no Claude ran.
 func Unclean(dir, key string, slots int) int64 {
+	if readable(dir) != nil {
+		return 0 // Acquire refuses the dir next, and says why
+	}
 	var last int64
 	for slot := 0; slot < slots; slot++ {
 		path := filepath.Join(dir, Name(key, slot))
@@ -426,8 +451,11 @@ func Unclean(dir, key string, slots int) int64 {
 
 // Read returns what the lock file at path says of its holder, without
 // probing the lock: for a holder that knows it holds it (its session's
-// hooks). nil when it says nothing.
+// hooks). nil when it says nothing, or when its dir is one List refuses.
 func Read(path string) *Holder {
+	if readable(filepath.Dir(path)) != nil {
+		return nil
+	}
 	f, err := openLock(path, syscall.O_RDONLY)
 	if err != nil {
 		return nil

@@ -12,19 +12,25 @@ import (
 	"github.com/claude-account/claude-account/internal/out"
 )
 
-// Command is the argv that shows a notification of title and body on the
-// system goos, nil where there is no notifier (lookPath finds programs on
-// PATH, as exec.LookPath). Both texts are made inert first: they name
-// worktrees and paths, which a repository chooses.
-func Command(goos string, lookPath func(string) (string, error), title, body string) []string {
-	title, body = inertLines(title), inertLines(body)
+// Command is the argv that shows a notification of title and body (its
+// lines) on the system goos, nil where there is no notifier (lookPath finds
+// programs on PATH, as exec.LookPath). The title and each line are made
+// inert whole, newlines too: they name worktrees and paths, which a
+// repository chooses, and only the caller knows where its own lines end.
+func Command(goos string, lookPath func(string) (string, error), title string, body ...string) []string {
+	title = out.Inert(title)
+	lines := make([]string, len(body))
+	for i, l := range body {
+		lines[i] = out.Inert(l)
+	}
+	text := strings.Join(lines, "\n")
 	if goos == "darwin" {
 		p, err := lookPath("osascript")
 		if err != nil {
 			return nil
 		}
 		// One argument, never a shell: only the string literals need quoting.
-		return []string{p, "-e", "display notification " + AppleString(body) + " with title " + AppleString(title)}
+		return []string{p, "-e", "display notification " + AppleString(text) + " with title " + AppleString(title)}
 	}
 	p, err := lookPath("notify-send")
 	if err != nil {
@@ -34,16 +40,7 @@ func Command(goos string, lookPath func(string) (string, error), title, body str
 	// capability): a branch named "<b>" stays text. The summary is plain
 	// text by the specification. Title and body start with our own words,
 	// never with '-', so notify-send takes neither for an option.
-	return []string{p, "--app-name=claude-account", title, markupEscape(body)}
-}
-
-// inertLines is Inert of each line, the lines kept.
-func inertLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = out.Inert(l)
-	}
-	return strings.Join(lines, "\n")
+	return []string{p, "--app-name=claude-account", title, markupEscape(text)}
 }
 
 // AppleString is s as an AppleScript string literal: in double quotes, with
