@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/claude-account/claude-account/internal/env"
@@ -120,5 +121,46 @@ func TestReadersRefuseOpenDir(t *testing.T) {
 	running(ws)
 	if len(told) != 1 || told[0].Error() != want.Error() {
 		t.Errorf("RunningIn told %v, want %q once", told, want)
+	}
+}
+
+// A lock file another user left in the dir (planted while it was open to
+// others) names no holder for any reader, and Acquire refuses it with the
+// fix. Needs root, to make a file of another user.
+func TestLockFileOfAnotherUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to make a file another user owns")
+	}
+	dir := filepath.Join(t.TempDir(), "locks")
+	if err := EnsureDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, Name("max", 0))
+	if err := os.WriteFile(path, []byte(`{"pid": 1, "account": "max"}`), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(path, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	if h := Probe(path); h != nil {
+		t.Errorf("Probe believed another user's lock file: %+v", h)
+	}
+	if h := Read(path); h != nil {
+		t.Errorf("Read believed another user's lock file: %+v", h)
+	}
+	if held, err := List(dir, AccountKeys("max")); err != nil || len(held) != 0 {
+		t.Errorf("List = %v, %v; want nothing", held, err)
+	}
+	_, err = Acquire(dir, "max", 1, Holder{Account: "max"}, "here")
+	if err == nil || !strings.Contains(err.Error(), "belongs to uid 65534, not to you (uid 0); remove it") {
+		t.Errorf("Acquire = %v; want it refused with the fix", err)
 	}
 }

@@ -191,6 +191,17 @@ func openLock(path string, flag int) (*os.File, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
+	// A lock file of another user was planted while the dir was open to
+	// others (CheckDir's fix, chmod 700, keeps what is in it): its holder
+	// may name any PID, for close to signal. Never believed.
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || int(st.Uid) != os.Getuid() {
+		syscall.Close(fd)
+		if err != nil {
+			return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+		}
+		return nil, fmt.Errorf("lock file %s belongs to uid %d, not to you (uid %d); remove it", path, st.Uid, os.Getuid())
+	}
 	return os.NewFile(uintptr(fd), path), nil
 }
 
