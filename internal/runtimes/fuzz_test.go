@@ -1,0 +1,50 @@
+package runtimes
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzRead: any record reads without panicking, or is refused; one of
+// valid UTF-8 that reads encodes to a record that reads back the same, and every place it
+// believes is a clean absolute path (a relative one would resolve against
+// whatever directory a command runs in).
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(`{"runtimes": {"/src/app/.git/claude-runtime/max": {"ino": 12, "quiet": 34, "worktree": "/src/app", "gitDir": "/src/app/.git", "commonDir": "/src/app/.git"}}}`))
+	f.Add([]byte(`{"runtimes": {"/x": {"ino": 1, "worktree": "../../victim", "gitDir": "/a/../b"}}}`))
+	f.Add([]byte(`{"runtimes": []}`))
+	f.Add([]byte(`{"runtimes": {"a": {"ino": -1, "quiet": "x", "worktree": 5}}}`))
+	f.Add([]byte(`{`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), FileName)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Read(path)
+		if err != nil {
+			return
+		}
+		for dir, e := range r.Runtimes {
+			for _, p := range []string{e.Worktree, e.GitDir, e.CommonDir} {
+				if p != "" && (!filepath.IsAbs(p) || filepath.Clean(p) != p) {
+					t.Errorf("runtime %q: place %q believed", dir, p)
+				}
+			}
+		}
+		if err := os.WriteFile(path, r.Encode(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Read(path)
+		if err != nil {
+			t.Fatalf("the encoded record does not read: %v\n%s", err, r.Encode())
+		}
+		// JSON holds no invalid UTF-8: json.Marshal writes U+FFFD for it,
+		// so only a record of valid text reads back the same.
+		if utf8.Valid(data) && !reflect.DeepEqual(r, again) {
+			t.Errorf("read back %+v, want %+v", again, r)
+		}
+	})
+}
