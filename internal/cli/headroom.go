@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -99,7 +98,15 @@ func pickAuto(d *Deps, say bool) (string, error) {
 		return "", err
 	}
 	if len(cs) == 0 {
-		return "", errors.New("--account auto found no account; make one with 'claude-account init NAME'")
+		found := "no account"
+		if _, skipped := binding.FindAccounts(d.Env); len(skipped) > 0 {
+			dirs := make([]string, len(skipped))
+			for i, s := range skipped {
+				dirs[i] = d.Env.TildePath(s.Dir)
+			}
+			found += " (" + strings.Join(dirs, ", ") + " skipped: no account; 'claude-account accounts' says why)"
+		}
+		return "", fmt.Errorf("--account auto found %s; make one with 'claude-account init NAME'", found)
 	}
 	best := roomiest(cs, d)
 	if say {
