@@ -56,7 +56,8 @@ JSON fields, one object an account (more may be added; none is removed):
               {fiveHour: {usedPercent, resetsAt}, sevenDay: {usedPercent, resetsAt},
                updatedAt}
             usedPercent is 0–100 as reported (a window past its resetsAt is unused
-            again); resetsAt and updatedAt are RFC 3339 times
+            again; one whose reset is further ahead than the window is long, plus
+            an hour, is not believed: null); resetsAt and updatedAt are RFC 3339 times
   problem   present when the account cannot be loaded (its account.toml), with the fix
 
 Examples:
@@ -154,7 +155,7 @@ func listAccounts(d *Deps) (list []AccountJSON, skipped []binding.Skipped) {
 			continue
 		}
 		aj.Dir = a.Dir
-		aj.used, _ = usage.Read(a.Dir)
+		aj.used, _ = usage.Read(a.Dir, d.Now())
 		aj.Usage = aj.used.JSON()
 		aj.Plan, aj.Email = whoIsLoggedIn(a.Dir)
 		if path, err := launch.FindClaude(launch.Candidates(a, d.Env), d.Env); err == nil {

@@ -55,7 +55,7 @@ func candidates(d *Deps) ([]candidate, string, error) {
 			c.busyHere = c.busyHere || r.Lock.Account == n && r.Lock.Workspace == here
 		}
 		if dir, err := binding.AccountDir(d.Env, n); err == nil {
-			c.used, _ = usage.Read(dir)
+			c.used, _ = usage.Read(dir, d.Now())
 		}
 		out = append(out, c)
 	}
@@ -146,7 +146,7 @@ func autoLine(best candidate, cs []candidate, where string, d *Deps) string {
 // window, which allowed account has headroom, with the command; it never
 // switches.
 func suggestRoom(d *Deps, name, dir string) {
-	used, err := usage.Read(dir)
+	used, err := usage.Read(dir, d.Now())
 	if err != nil || used.Busiest(d.Now()) < usage.Busy {
 		return
 	}
