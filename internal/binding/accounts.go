@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,15 +68,52 @@ func AccountDir(e env.Env, name string) (string, error) {
 	return dir, err
 }
 
-// KnownAccounts names the accounts that exist: the directories ~/.claude-<name>
-// and the accounts of accounts.declared whose directory exists. Sorted; a file
-// that cannot be read adds nothing (this only feeds suggestions).
-func KnownAccounts(e env.Env) []string {
+// accountFile is account.FileName, repeated so that this package stays a
+// leaf (TestAccountFileName keeps the two the same).
+const accountFile = "account.toml"
+
+// Skipped is a ~/.claude-* directory that is not taken for an account, and
+// why: a backup, or another tool's (claude-code-router keeps
+// ~/.claude-code-router).
+type Skipped struct {
+	Dir    string
+	Name   string // the account it would be
+	Reason string // NoAccountFile or BadName
+}
+
+// Reasons a directory is skipped.
+const (
+	NoAccountFile = "no account.toml"
+	BadName       = "not a valid account name"
+)
+
+// FindAccounts is the one place the launcher finds the accounts it was not
+// told: the directories ~/.claude-<name> that hold an account.toml (init
+// writes one; home-manager's is a link into the Nix store: the link counts,
+// whatever it points at), and the
+// accounts of accounts.declared whose directory exists (home-manager named
+// them). Any other ~/.claude-* directory is skipped, with why: a backup of
+// an account, or another tool's, is no account to list, search, or pick
+// for headroom (its unknown usage counted as half used, and won over real
+// accounts at 70%). Names are sorted; a file that cannot be read adds
+// nothing. An account named outright (--account NAME) still loads without
+// an account.toml: only guessing needs one.
+func FindAccounts(e env.Env) (names []string, skipped []Skipped) {
 	seen := map[string]bool{}
 	if entries, err := os.ReadDir(e.Home()); err == nil {
 		for _, de := range entries {
 			name, ok := strings.CutPrefix(de.Name(), ".claude-")
-			if ok && validName(name) == nil && isDir(filepath.Join(e.Home(), de.Name())) {
+			dir := filepath.Join(e.Home(), de.Name())
+			if !ok || !isDir(dir) {
+				continue
+			}
+			_, err := os.Lstat(filepath.Join(dir, accountFile))
+			switch {
+			case validName(name) != nil:
+				skipped = append(skipped, Skipped{Dir: dir, Name: name, Reason: BadName})
+			case err != nil:
+				skipped = append(skipped, Skipped{Dir: dir, Name: name, Reason: NoAccountFile})
+			default:
 				seen[name] = true
 			}
 		}
@@ -86,12 +124,21 @@ func KnownAccounts(e env.Env) []string {
 			seen[name] = true
 		}
 	}
-	out := make([]string, 0, len(seen))
+	names = make([]string, 0, len(seen))
 	for name := range seen {
-		out = append(out, name)
+		names = append(names, name)
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(names)
+	// A directory accounts.declared names is home-manager's account,
+	// account.toml or not.
+	skipped = slices.DeleteFunc(skipped, func(s Skipped) bool { return dirs[s.Name] == s.Dir })
+	return names, skipped
+}
+
+// KnownAccounts is the names FindAccounts finds.
+func KnownAccounts(e env.Env) []string {
+	names, _ := FindAccounts(e)
+	return names
 }
 
 func isDir(p string) bool {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/env"
 )
 
@@ -30,11 +31,25 @@ func TestNearest(t *testing.T) {
 func TestKnownAccounts(t *testing.T) {
 	home := t.TempDir()
 	elsewhere := filepath.Join(t.TempDir(), "claude-work")
+	store := filepath.Join(t.TempDir(), "store-account.toml")
 	for _, d := range []string{filepath.Join(home, ".claude-max"), filepath.Join(home, ".claude-pro"),
-		filepath.Join(home, ".claude"), filepath.Join(home, ".claude-Bad"), elsewhere} {
+		filepath.Join(home, ".claude-nix"), filepath.Join(home, ".claude"), filepath.Join(home, ".claude-Bad"),
+		filepath.Join(home, ".claude-backup"), filepath.Join(home, ".claude-code-router"), elsewhere} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for _, f := range []string{".claude-max", ".claude-pro", ".claude-Bad"} {
+		if err := os.WriteFile(filepath.Join(home, f, account.FileName), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// home-manager's account.toml: a link into the Nix store
+	if err := os.WriteFile(store, []byte("name = \"nix\"\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(store, filepath.Join(home, ".claude-nix", account.FileName)); err != nil {
+		t.Fatal(err)
 	}
 	// a file, not an account dir
 	if err := os.WriteFile(filepath.Join(home, ".claude-notes"), nil, 0o600); err != nil {
@@ -48,14 +63,32 @@ func TestKnownAccounts(t *testing.T) {
 	if err := os.WriteFile(AccountsPath(e), []byte(decl), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := KnownAccounts(e), []string{"max", "pro", "work"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("KnownAccounts = %q, want %q", got, want)
+	names, skipped := FindAccounts(e)
+	if want := []string{"max", "nix", "pro", "work"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("FindAccounts names %q, want %q", names, want)
+	}
+	if got := KnownAccounts(e); !reflect.DeepEqual(got, names) {
+		t.Errorf("KnownAccounts = %q, want what FindAccounts names, %q", got, names)
+	}
+	wantSkipped := []Skipped{
+		{Dir: filepath.Join(home, ".claude-Bad"), Name: "Bad", Reason: BadName},
+		{Dir: filepath.Join(home, ".claude-backup"), Name: "backup", Reason: NoAccountFile},
+		{Dir: filepath.Join(home, ".claude-code-router"), Name: "code-router", Reason: NoAccountFile},
+	}
+	if !reflect.DeepEqual(skipped, wantSkipped) {
+		t.Errorf("FindAccounts skipped %+v, want %+v", skipped, wantSkipped)
 	}
 	if dir, err := AccountDir(e, "work"); err != nil || dir != elsewhere {
 		t.Errorf("AccountDir(work) = %q, %v; want %q", dir, err, elsewhere)
 	}
 	if dir, err := AccountDir(e, "max"); err != nil || dir != filepath.Join(home, ".claude-max") {
 		t.Errorf("AccountDir(max) = %q, %v", dir, err)
+	}
+}
+
+func TestAccountFileName(t *testing.T) {
+	if accountFile != account.FileName {
+		t.Fatalf("accountFile = %q, account.FileName = %q", accountFile, account.FileName)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
@@ -28,8 +29,10 @@ type AccountsCmd struct {
 func (c *AccountsCmd) Help() string {
 	return `Lists every account the launcher can find: those home-manager declares (in
 $XDG_CONFIG_HOME/claude-account/accounts.declared, or at their default place) and those
-'claude-account init' made as ~/.claude-NAME. An account 'init --dir' made elsewhere is
-found only by --account-dir. For each: its directory, whether it is logged in (with the plan
+'claude-account init' made as ~/.claude-NAME. A ~/.claude-NAME directory is an account only
+with an account.toml in it (init and home-manager write one): any other, such as a backup
+or ~/.claude-code-router, is named on stderr as skipped, and never picked by --account auto.
+An account 'init --dir' made elsewhere is found only by --account-dir. For each: its directory, whether it is logged in (with the plan
 and email Claude recorded), its sessions running and waiting, its five-hour and weekly usage
 as its sessions last reported them (with the reset times and the age of the figure), and the
 Claude Code it runs. Nothing is started: the release is what Claude's files (or what the
@@ -53,7 +56,8 @@ JSON fields, one object an account (more may be added; none is removed):
               {fiveHour: {usedPercent, resetsAt}, sevenDay: {usedPercent, resetsAt},
                updatedAt}
             usedPercent is 0–100 as reported (a window past its resetsAt is unused
-            again); resetsAt and updatedAt are RFC 3339 times
+            again; one whose reset is further ahead than the window is long, plus
+            an hour, is not believed: null); resetsAt and updatedAt are RFC 3339 times
   problem   present when the account cannot be loaded (its account.toml), with the fix
 
 Examples:
@@ -80,7 +84,10 @@ type AccountJSON struct {
 
 // Run lists the accounts.
 func (c *AccountsCmd) Run(d *Deps) error {
-	list := listAccounts(d)
+	list, skipped := listAccounts(d)
+	// On stderr, also with --json: the JSON is an array of accounts, which
+	// has no place for what is none without breaking its readers.
+	noteSkipped(d, skipped)
 	if c.JSON {
 		return d.stdout().JSON(list)
 	}
@@ -123,13 +130,14 @@ func (c *AccountsCmd) Run(d *Deps) error {
 	return tb.Flush()
 }
 
-// listAccounts is every account binding.KnownAccounts finds, loaded as a
+// listAccounts is every account binding.FindAccounts finds, loaded as a
 // launch loads it, in name order; one that does not load is listed with
-// its problem.
-func listAccounts(d *Deps) []AccountJSON {
+// its problem. skipped are the ~/.claude-* directories that are no account.
+func listAccounts(d *Deps) (list []AccountJSON, skipped []binding.Skipped) {
 	out := []AccountJSON{}
 	running, _ := session.List(lock.Dir(d.Env))
-	for _, name := range binding.KnownAccounts(d.Env) {
+	names, skipped := binding.FindAccounts(d.Env)
+	for _, name := range names {
 		dir, _ := binding.AccountDir(d.Env, name)
 		aj := AccountJSON{Name: name, Dir: dir, Usage: usage.Usage{}.JSON()}
 		for _, r := range running {
@@ -147,7 +155,7 @@ func listAccounts(d *Deps) []AccountJSON {
 			continue
 		}
 		aj.Dir = a.Dir
-		aj.used, _ = usage.Read(a.Dir)
+		aj.used, _ = usage.Read(a.Dir, d.Now())
 		aj.Usage = aj.used.JSON()
 		aj.Plan, aj.Email = whoIsLoggedIn(a.Dir)
 		if path, err := launch.FindClaude(launch.Candidates(a, d.Env), d.Env); err == nil {
@@ -161,7 +169,24 @@ func listAccounts(d *Deps) []AccountJSON {
 		}
 		out = append(out, aj)
 	}
-	return out
+	return out, skipped
+}
+
+// noteSkipped says, one line each, which ~/.claude-* directories were not
+// taken for accounts, why, and how to make one an account if it is one.
+func noteSkipped(d *Deps, skipped []binding.Skipped) {
+	for _, s := range skipped {
+		d.notef("skipped %s: %s", d.Env.TildePath(s.Dir), skippedWhy(d, s))
+	}
+}
+
+// skippedWhy is why a directory is no account, with the fix.
+func skippedWhy(d *Deps, s binding.Skipped) string {
+	if s.Reason == binding.BadName {
+		return fmt.Sprintf("%q is not a valid account name, so it is no account (if it is one, rename it ~/.claude-NAME, NAME of lower-case letters, digits, '-' and '_')", s.Name)
+	}
+	return fmt.Sprintf("it has no account.toml, so it is no account (if it is one, run: echo 'name = %q' > %s)",
+		s.Name, d.Env.ShellPath(filepath.Join(s.Dir, account.FileName)))
 }
 
 // whoIsLoggedIn is the plan and the email Claude recorded for the account's

@@ -171,7 +171,8 @@ func (c *DoctorCmd) one(d *Deps, ws *launch.Workspace) (DoctorReport, int, error
 // all is doctor where no account is named nor bound: every account
 // 'accounts' lists, one section each; the exit status is the worst.
 func (c *DoctorCmd) all(d *Deps) error {
-	list := listAccounts(d)
+	list, skipped := listAccounts(d)
+	noteSkipped(d, skipped)
 	if len(list) == 0 {
 		return errors.New("no account to check: make one with 'claude-account init NAME' (with '--from ~/.claude' to take in the setup you have), or declare it in home-manager")
 	}

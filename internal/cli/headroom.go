@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -56,7 +55,7 @@ func candidates(d *Deps) ([]candidate, string, error) {
 			c.busyHere = c.busyHere || r.Lock.Account == n && r.Lock.Workspace == here
 		}
 		if dir, err := binding.AccountDir(d.Env, n); err == nil {
-			c.used, _ = usage.Read(dir)
+			c.used, _ = usage.Read(dir, d.Now())
 		}
 		out = append(out, c)
 	}
@@ -99,7 +98,15 @@ func pickAuto(d *Deps, say bool) (string, error) {
 		return "", err
 	}
 	if len(cs) == 0 {
-		return "", errors.New("--account auto found no account; make one with 'claude-account init NAME'")
+		found := "no account"
+		if _, skipped := binding.FindAccounts(d.Env); len(skipped) > 0 {
+			dirs := make([]string, len(skipped))
+			for i, s := range skipped {
+				dirs[i] = d.Env.TildePath(s.Dir)
+			}
+			found += " (" + strings.Join(dirs, ", ") + " skipped: no account; 'claude-account accounts' says why)"
+		}
+		return "", fmt.Errorf("--account auto found %s; make one with 'claude-account init NAME'", found)
 	}
 	best := roomiest(cs, d)
 	if say {
@@ -139,7 +146,7 @@ func autoLine(best candidate, cs []candidate, where string, d *Deps) string {
 // window, which allowed account has headroom, with the command; it never
 // switches.
 func suggestRoom(d *Deps, name, dir string) {
-	used, err := usage.Read(dir)
+	used, err := usage.Read(dir, d.Now())
 	if err != nil || used.Busiest(d.Now()) < usage.Busy {
 		return
 	}

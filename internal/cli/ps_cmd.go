@@ -109,7 +109,7 @@ func accountsUsage(d *Deps, infos []session.Info) map[string]usage.Usage {
 		}
 		var u usage.Usage
 		if dir, err := binding.AccountDir(d.Env, in.Account); err == nil {
-			u, _ = usage.Read(dir)
+			u, _ = usage.Read(dir, d.Now())
 		}
 		used[in.Account] = u
 	}

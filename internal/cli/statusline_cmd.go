@@ -80,12 +80,14 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 	}
 	var used usage.Usage
 	if c.Usage != "" {
-		if u, ok := usage.FromStatus(data); ok {
+		// A window whose reset is further ahead than it is long is no
+		// figure, here as in the record (usage.Believable).
+		if u, _ := usage.FromStatus(data); u.Believable(d.Now()).Known() {
 			// A record that cannot be written costs the figure, never the line.
 			_ = usage.Record(c.Usage, u, d.Now())
-			used = u
+			used = u.Believable(d.Now())
 		} else {
-			used, _ = usage.Read(c.Usage)
+			used, _ = usage.Read(c.Usage, d.Now())
 		}
 		if c.RecordOnly {
 			return ownStatusLine(d, c.Usage, data)
@@ -97,7 +99,7 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 		// account's figures, which the launcher's own line records.
 		if acct, _, _ := strings.Cut(line, " · "); acct != "?" {
 			if dir, err := binding.AccountDir(d.Env, acct); err == nil {
-				used, _ = usage.Read(dir)
+				used, _ = usage.Read(dir, d.Now())
 			}
 		}
 	}

@@ -39,6 +39,17 @@ const (
 	Busy = 95.0
 )
 
+// The windows' lengths, and Slack: how much further ahead than its length a
+// window's reset may be and still be believed. The clocks of this machine and
+// of Anthropic's servers may differ by minutes, and a reset may be rounded up
+// to the hour; an hour covers both and costs nothing, since a window believed
+// in error still ends within its length and an hour.
+const (
+	FiveHours = 5 * time.Hour
+	SevenDays = 7 * 24 * time.Hour
+	Slack     = time.Hour
+)
+
 // Window is one rate-limit window as Claude reported it.
 type Window struct {
 	UsedPercent float64   // 0–100
@@ -82,8 +93,33 @@ func window(v gjson.Result) *Window {
 	return w
 }
 
-// Read loads an account's record; a missing one is an unknown Usage.
-func Read(accountDir string) (Usage, error) {
+// Believable is u without the windows whose reset is further from now than
+// the window is long (plus Slack): a five-hour window cannot reset more
+// than five hours ahead, nor a weekly one more than a week. Such a reset
+// (one report said the year 5138) is not clamped but dropped, with its
+// share: a figure whose reset time is wrong cannot be told to belong to the
+// current window, and kept to the clamped time it would stand for a whole
+// window, over the true reports of the window (whose earlier reset Record
+// takes for an older window's), at 100% while nothing ran on the account.
+// Dropped, the window is unknown until the next sane report, which then
+// counts at once. A window with no reset time is believed as it is.
+func (u Usage) Believable(now time.Time) Usage {
+	u.FiveHour = u.FiveHour.believable(now, FiveHours)
+	u.SevenDay = u.SevenDay.believable(now, SevenDays)
+	return u
+}
+
+func (w *Window) believable(now time.Time, length time.Duration) *Window {
+	if w == nil || w.ResetsAt.After(now.Add(length+Slack)) {
+		return nil
+	}
+	return w
+}
+
+// Read loads an account's record as believable at now (Believable: a
+// record an earlier launcher kept with a reset far ahead no longer holds
+// the account); a missing one is an unknown Usage.
+func Read(accountDir string, now time.Time) (Usage, error) {
 	data, err := fsx.ReadFile(Path(accountDir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Usage{}, nil
@@ -91,7 +127,8 @@ func Read(accountDir string) (Usage, error) {
 	if err != nil {
 		return Usage{}, err
 	}
-	return decode(data)
+	u, err := decode(data)
+	return u.Believable(now), err
 }
 
 func decode(data []byte) (Usage, error) {
@@ -115,17 +152,19 @@ func stored(v gjson.Result) *Window {
 }
 
 // Record makes u the account's figures, as of now, merged with what is
-// recorded: a window the report lacks keeps its figure, and within one
-// window (the same reset time) the share only grows — an idle session's
-// status line repeats the figures of its last answer, which another
-// session's later answers may have passed. It writes only when a figure
-// changed or the record is a minute old: Claude runs its status line every
-// few hundred milliseconds while a conversation changes.
+// recorded: a window the report lacks (or whose reset is not Believable)
+// keeps its figure, and within one window (the same reset time) the share
+// only grows — an idle session's status line repeats the figures of its
+// last answer, which another session's later answers may have passed. It
+// writes only when a figure changed or the record is a minute old: Claude
+// runs its status line every few hundred milliseconds while a conversation
+// changes.
 func Record(accountDir string, u Usage, now time.Time) error {
+	u = u.Believable(now)
 	if !u.Known() {
 		return nil
 	}
-	old, err := Read(accountDir)
+	old, err := Read(accountDir, now)
 	if err == nil {
 		u.FiveHour = newer(old.FiveHour, u.FiveHour)
 		u.SevenDay = newer(old.SevenDay, u.SevenDay)

@@ -46,7 +46,8 @@ func TestFromStatus(t *testing.T) {
 
 func TestRecordRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	// 3h46m40s before the five-hour reset below, 6d22h40m before the weekly.
+	now := time.Date(2030, 3, 17, 14, 0, 0, 0, time.UTC)
 	u, _ := FromStatus([]byte(`{"rate_limits":{"five_hour":{"used_percentage":42,"resets_at":1900000000},"seven_day":{"used_percentage":13,"resets_at":1900500000}}}`))
 	if err := Record(dir, u, now); err != nil {
 		t.Fatal(err)
@@ -55,7 +56,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("record: %v, mode %v; want 0600", err, st.Mode().Perm())
 	}
-	got, err := Read(dir)
+	got, err := Read(dir, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,27 +67,27 @@ func TestRecordRoundTrip(t *testing.T) {
 	if err := Record(dir, u, now.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := Read(dir); !got.UpdatedAt.Equal(now) {
+	if got, _ := Read(dir, now); !got.UpdatedAt.Equal(now) {
 		t.Fatalf("rewritten for the same figures: %v", got.UpdatedAt)
 	}
 	// A minute later the age is renewed; new figures at once.
 	if err := Record(dir, u, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := Read(dir); !got.UpdatedAt.Equal(now.Add(time.Minute)) {
+	if got, _ := Read(dir, now); !got.UpdatedAt.Equal(now.Add(time.Minute)) {
 		t.Fatalf("not renewed after a minute: %v", got.UpdatedAt)
 	}
 	u.FiveHour.UsedPercent = 43
 	if err := Record(dir, u, now.Add(61*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := Read(dir); got.FiveHour.UsedPercent != 43 {
+	if got, _ := Read(dir, now); got.FiveHour.UsedPercent != 43 {
 		t.Fatalf("new figure not recorded: %v", got.FiveHour.UsedPercent)
 	}
 }
 
 func TestReadUnknown(t *testing.T) {
-	u, err := Read(t.TempDir())
+	u, err := Read(t.TempDir(), time.Now())
 	if err != nil || u.Known() {
 		t.Fatalf("Read of nothing = %+v, %v", u, err)
 	}
@@ -145,7 +146,7 @@ func TestRecordMerges(t *testing.T) {
 		if err := Record(dir, Usage{FiveHour: five, SevenDay: seven}, at); err != nil {
 			t.Fatal(err)
 		}
-		u, err := Read(dir)
+		u, err := Read(dir, at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,4 +204,116 @@ func TestStoredClamped(t *testing.T) {
 	if err != nil || u.FiveHour.UsedPercent != 0 || u.SevenDay.UsedPercent != 100 {
 		t.Fatalf("decode = %+v %+v, %v", u.FiveHour, u.SevenDay, err)
 	}
+}
+
+func TestBelievable(t *testing.T) {
+	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name         string
+		five, seven  time.Time
+		keep5, keep7 bool
+	}{
+		{"within the windows", now.Add(4 * time.Hour), now.Add(6 * 24 * time.Hour), true, true},
+		{"at their lengths and the slack", now.Add(FiveHours + Slack), now.Add(SevenDays + Slack), true, true},
+		{"a second past", now.Add(FiveHours + Slack + time.Second), now.Add(SevenDays + Slack + time.Second), false, false},
+		{"a five-hour window a day ahead, a weekly one in time", now.Add(24 * time.Hour), now.Add(24 * time.Hour), false, true},
+		{"the year 5138", time.Unix(99999999999, 0), time.Unix(99999999999, 0), false, false},
+		{"no reset time, or one passed", time.Time{}, now.Add(-time.Hour), true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := Usage{FiveHour: &Window{100, c.five}, SevenDay: &Window{100, c.seven}, UpdatedAt: now}
+			b := u.Believable(now)
+			if (b.FiveHour != nil) != c.keep5 || (b.SevenDay != nil) != c.keep7 {
+				t.Fatalf("Believable kept five-hour %v, weekly %v; want %v, %v", b.FiveHour != nil, b.SevenDay != nil, c.keep5, c.keep7)
+			}
+			if u.FiveHour == nil || u.SevenDay == nil {
+				t.Fatal("Believable changed the Usage it was given")
+			}
+		})
+	}
+	if b := (Usage{}).Believable(now); b.Known() {
+		t.Fatalf("unknown usage became known: %+v", b)
+	}
+}
+
+// TestRecordFarReset: one report of a reset further ahead than its window
+// is long (the year 5138) held the account at 100% for good: Used believed
+// the reset, and Record took every later, true report for an older window's.
+func TestRecordFarReset(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	far := time.Unix(99999999999, 0).UTC()
+	if err := Record(dir, Usage{FiveHour: &Window{100, far}, SevenDay: &Window{100, far}}, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(Path(dir)); !os.IsNotExist(err) {
+		t.Fatalf("a report of nothing believable was recorded: %v", err)
+	}
+	// One window far ahead: the other is recorded.
+	if err := Record(dir, Usage{FiveHour: &Window{100, far}, SevenDay: &Window{30, now.Add(72 * time.Hour)}}, now); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := Read(dir, now); u.FiveHour != nil || u.SevenDay == nil || u.SevenDay.UsedPercent != 30 {
+		t.Fatalf("read back %+v", u)
+	}
+	// A record an earlier launcher kept with the reset far ahead.
+	poisoned := []byte(`{"fiveHour":{"usedPercent":100,"resetsAt":"5138-11-16T09:46:39Z"},"sevenDay":{"usedPercent":100,"resetsAt":"5138-11-16T09:46:39Z"},"updatedAt":"2026-01-01T00:00:00Z"}`)
+	if err := os.WriteFile(Path(dir), poisoned, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, err := Read(dir, now)
+	if err != nil || u.Known() || u.Busiest(now) != -1 {
+		t.Fatalf("a reset in 5138 still counts: %+v, %v", u, err)
+	}
+	// The next sane report is taken.
+	r5 := now.Add(2 * time.Hour)
+	if err := Record(dir, Usage{FiveHour: &Window{20, r5}}, now); err != nil {
+		t.Fatal(err)
+	}
+	u, _ = Read(dir, now)
+	if u.FiveHour == nil || u.FiveHour.UsedPercent != 20 || !u.FiveHour.ResetsAt.Equal(r5) || u.SevenDay != nil {
+		t.Fatalf("after a sane report: %+v", u)
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(`{"fiveHour":{"usedPercent":42,"resetsAt":"2026-11-26T12:00:00Z"},"sevenDay":{"usedPercent":13,"resetsAt":"2026-11-30T09:00:00Z"},"updatedAt":"2026-11-26T10:00:00Z"}`))
+	f.Add([]byte(`{"fiveHour":{"usedPercent":100,"resetsAt":"5138-11-16T09:46:39Z"},"sevenDay":{"usedPercent":1e300,"resetsAt":null},"updatedAt":"x"}`))
+	f.Add([]byte(`{"fiveHour":null,"sevenDay":{"usedPercent":-1}}`))
+	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(Path(dir), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		u, err := Read(dir, now)
+		if err != nil {
+			if u.Known() {
+				t.Fatalf("an unreadable record has figures: %+v", u)
+			}
+			return
+		}
+		for _, p := range []struct {
+			w      *Window
+			length time.Duration
+		}{{u.FiveHour, FiveHours}, {u.SevenDay, SevenDays}} {
+			if p.w == nil {
+				continue
+			}
+			if p.w.UsedPercent < 0 || p.w.UsedPercent > 100 {
+				t.Fatalf("share out of range: %v", p.w.UsedPercent)
+			}
+			if p.w.ResetsAt.After(now.Add(p.length + Slack)) {
+				t.Fatalf("a reset %v ahead was believed", p.w.ResetsAt.Sub(now))
+			}
+		}
+		// A record made of it reads back the same.
+		if err := Record(dir, u, now); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(dir, now)
+		if err != nil || u.Known() && (!same(back.FiveHour, u.FiveHour) || !same(back.SevenDay, u.SevenDay)) {
+			t.Fatalf("round trip: %+v → %+v, %v", u, back, err)
+		}
+	})
 }
