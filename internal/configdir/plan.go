@@ -208,7 +208,7 @@ func MakePlan(in Input) (*Plan, error) {
 	p.SetsAside, p.quiet = rt.SetsAside, rt.Quiet
 
 	for _, name := range Linked {
-		p.link(dir, in.Account.Dir, name, fresh)
+		p.link(in, name, fresh)
 	}
 	p.planLogin(in, fresh)
 	if !fresh {
@@ -290,8 +290,16 @@ func describe(path string, fi fs.FileInfo) string {
 }
 
 // link plans runtime/name -> accountDir/name when the account has that entry,
-// and the removal of such a link when it no longer has.
-func (p *Plan) link(dir, accountDir, name string, fresh bool) {
+// and the removal of such a link when it no longer has. Anything else there
+// that changed while no Claude ran (runtimes.ChangedSince) came with the
+// repository, or was put there by hand: an archive extracted over the
+// checkout keeps the runtime's inode and lays its own hooks/ or a link to
+// another account's skills where the account's belong, for Claude to run
+// and load. It is kept aside, never followed, and the account's link made.
+// What Claude made there in a session (agents/ when the account has none)
+// stays: its change time is before the launcher left the runtime alone.
+func (p *Plan) link(in Input, name string, fresh bool) {
+	dir, accountDir := p.ConfigDir, in.Account.Dir
 	target := filepath.Join(accountDir, name)
 	path := filepath.Join(dir, name)
 	want := exists(target)
@@ -316,7 +324,19 @@ func (p *Plan) link(dir, accountDir, name string, fresh bool) {
 			p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: target, Why: "was " + cur})
 		case !want && cur == target:
 			p.Steps = append(p.Steps, Step{Op: Unlink, Path: path, Why: "the account has no " + name})
+		case !want:
+			// Not the launcher's: it links only to the account's entry.
+			p.strayLink(in, path, cur)
 		}
+	case runtimes.ChangedSince(path, p.quiet):
+		aside := freeAside(path, in.Now)
+		p.Steps = append(p.Steps, Step{Op: Move, Path: path, Target: aside, Why: "changed while no Claude ran here"})
+		did := "made none in its place (the account has no " + name + ")"
+		if want {
+			p.Steps = append(p.Steps, Step{Op: Link, Path: path, Target: target, Why: "account's " + name})
+			did = "linked the account's " + name
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("%s is %s that changed while no Claude ran in this worktree (it came with the repository?); kept it as %s, read nothing from it, and %s", path, fsx.Kind(fi.Mode()), aside, did))
 	case want:
 		p.Notes = append(p.Notes, fmt.Sprintf("%s is %s, not a link to %s; left as it is (run 'claude-account doctor --account %s' in this worktree)", path, fsx.Kind(fi.Mode()), target, filepath.Base(p.ConfigDir)))
 	}

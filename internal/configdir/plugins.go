@@ -85,7 +85,14 @@ func Untouched(dir string, quiet int64) bool {
 	if quiet == 0 {
 		return false
 	}
-	for _, name := range []string{Credentials, "settings.json", ".claude.json", ManagedFile} {
+	// The account's entries too (link decides by their change time): a
+	// session in which Claude made one (agents/ where the account has none)
+	// moves the quiet time on, so that the next launch does not take
+	// Claude's own work for something that came with the repository. Not
+	// projects/ and its keys, which change with every new conversation: the
+	// record would be written after most sessions, and the stray links of a
+	// key dir changed since are looked for at the next launch anyway.
+	for _, name := range append([]string{Credentials, "settings.json", ".claude.json", ManagedFile}, Linked...) {
 		if runtimes.ChangedSince(filepath.Join(dir, name), quiet) {
 			return false
 		}

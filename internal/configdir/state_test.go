@@ -309,7 +309,7 @@ func TestUntouched(t *testing.T) {
 	if !Untouched(dir, quiet) {
 		t.Error("a new transcript counts as a change to what the account takes in")
 	}
-	for _, rel := range []string{"settings.json", "projects/-src-app/memory/MEMORY.md", "plugins/x/plugin.json", ".claude.json"} {
+	for _, rel := range []string{"settings.json", "projects/-src-app/memory/MEMORY.md", "plugins/x/plugin.json", ".claude.json", "agents/mine.md"} {
 		sub := t.TempDir()
 		dir = sub
 		time.Sleep(2 * time.Millisecond)

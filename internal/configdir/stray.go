@@ -12,8 +12,9 @@ import (
 
 // launcherLinks are the only names in a runtime that may be symbolic links:
 // those the launcher makes (Linked, settings.json, the login an older Claude
-// reads from its config dir), each checked against the target it wants by
-// the step that makes it.
+// reads from its config dir), each checked against the one target it wants
+// by the step that plans it (link, planSettingsLink, planLogin), which keeps
+// any other aside or replaces it.
 func launcherLinks() []string { return append(slices.Clone(Linked), "settings.json", Credentials) }
 
 // setAsideStrayLinks plans that every other link in a runtime the launcher
@@ -59,12 +60,17 @@ func (p *Plan) strayLinksIn(in Input, dir string, allowed func(string) bool) (di
 		default:
 			path := filepath.Join(dir, name)
 			target, _ := os.Readlink(path)
-			aside := freeAside(path, in.Now)
-			p.Steps = append(p.Steps, Step{Op: Move, Path: path, Target: aside, Why: "a link the launcher never makes"})
-			p.Notes = append(p.Notes, fmt.Sprintf("%s is a symbolic link to %s, which claude-account never makes there (it came with the repository?); kept it as %s, not followed", path, target, aside))
+			p.strayLink(in, path, target)
 		}
 	}
 	return dirs
+}
+
+// strayLink plans that the link at path, to target, is kept aside, unfollowed.
+func (p *Plan) strayLink(in Input, path, target string) {
+	aside := freeAside(path, in.Now)
+	p.Steps = append(p.Steps, Step{Op: Move, Path: path, Target: aside, Why: "a link the launcher never makes"})
+	p.Notes = append(p.Notes, fmt.Sprintf("%s is a symbolic link to %s, which claude-account never makes there (it came with the repository?); kept it as %s, not followed", path, target, aside))
 }
 
 // realDir reports whether path is a directory itself, not a link to one.
