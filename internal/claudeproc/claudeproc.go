@@ -7,7 +7,9 @@
 // table is each system's own (Current): /proc on Linux (proc.go), sysctl
 // kern.proc and lsof on macOS (darwin.go). Where a Claude runs but the
 // working directory of it or of a process under it cannot be read, In says
-// it cannot tell, rather than guess that the Claude is elsewhere.
+// it cannot tell, rather than guess that the Claude is elsewhere; so it
+// does where a process of ours whose command line cannot be read (macOS,
+// after a few tries) may be a Claude.
 package claudeproc
 
 import (
@@ -30,6 +32,10 @@ type Proc struct {
 	// Unknown: a process of ours whose working directory could not be read
 	// (macOS without lsof): it may work anywhere.
 	Unknown bool
+	// Maybe: why a process of ours could not be told for Claude or not (its
+	// command line could not be read, macOS); "" when it could. It counts
+	// as a Claude that may be there: In never lets it pass unseen.
+	Maybe string
 }
 
 // Claude reports whether p is Claude Code. Claude names itself "claude":
@@ -129,14 +135,23 @@ func runsCLI(args []string) bool {
 }
 
 // UnknownError says In cannot tell: a Claude runs, and where it or a
-// process under it works could not be read.
+// process under it works could not be read; or a process that may be a
+// Claude (Maybe: its command line could not be read) works there, or where
+// it works could not be read either.
 type UnknownError struct {
-	PID int    // one such Claude
-	Why string // why not
+	PID   int    // one such Claude
+	Why   string // why its working directory is not known; "" when it is
+	Maybe string // why it may be Claude; "" when it is one
 }
 
 func (e *UnknownError) Error() string {
-	return fmt.Sprintf("claude (PID %d) runs, and where it works cannot be read (%s)", e.PID, e.Why)
+	switch {
+	case e.Maybe == "":
+		return fmt.Sprintf("claude (PID %d) runs, and where it works cannot be read (%s)", e.PID, e.Why)
+	case e.Why == "":
+		return fmt.Sprintf("PID %d works there and may be Claude: its command line cannot be read (%s)", e.PID, e.Maybe)
+	}
+	return fmt.Sprintf("PID %d may be Claude (its command line cannot be read: %s), and where it works cannot be read (%s)", e.PID, e.Maybe, e.Why)
 }
 
 // In gives the PIDs of the Claudes that work in dir: a Claude whose working
@@ -162,7 +177,8 @@ func (s *Snapshot) In(dir string) ([]int, error) {
 			roots[i] = s.quote(r)
 		}
 	}
-	found, unsure := map[int]bool{}, map[int]bool{}
+	found := map[int]bool{}
+	unsure := map[int]*UnknownError{}
 	for _, p := range s.procs {
 		if s.self[p.PID] {
 			continue
@@ -170,16 +186,22 @@ func (s *Snapshot) In(dir string) ([]int, error) {
 		switch {
 		case p.Unknown:
 			if c := s.claudeOf(p); c != 0 {
-				unsure[c] = true
+				unsure[c] = &UnknownError{PID: c, Why: s.why, Maybe: s.procs[c].Maybe}
 			}
 		case p.Cwd != "" && within(p.Cwd, roots):
-			if c := s.claudeOf(p); c != 0 {
+			if c := s.claudeOf(p); c != 0 && s.procs[c].Maybe != "" {
+				unsure[c] = &UnknownError{PID: c, Maybe: s.procs[c].Maybe}
+			} else if c != 0 {
 				found[c] = true
 			}
 		}
 	}
 	if len(found) == 0 && len(unsure) > 0 {
-		return nil, &UnknownError{PID: sorted(unsure)[0], Why: s.why}
+		pids := make(map[int]bool, len(unsure))
+		for pid := range unsure {
+			pids[pid] = true
+		}
+		return nil, unsure[sorted(pids)[0]]
 	}
 	return sorted(found), nil
 }
@@ -194,8 +216,12 @@ func sorted(set map[int]bool) []int {
 }
 
 // claudeOf is p when it is a Claude, else its nearest Claude ancestor; 0
-// when it has none, or when that Claude is the asking process's own.
+// when it has none, or when that Claude is the asking process's own. Where
+// no Claude is found, the nearest process that may be one (Proc.Maybe)
+// stands for it: a process whose command line could not be read may be a
+// Claude under another name, and what runs under it its tools.
 func (s *Snapshot) claudeOf(p Proc) int {
+	maybe := 0
 	for n := 0; n < 256; n++ {
 		if p.Claude() {
 			if s.self[p.PID] {
@@ -203,13 +229,16 @@ func (s *Snapshot) claudeOf(p Proc) int {
 			}
 			return p.PID
 		}
+		if p.Maybe != "" && maybe == 0 && !s.self[p.PID] {
+			maybe = p.PID
+		}
 		next, ok := s.procs[p.PPID]
 		if !ok || p.PPID <= 1 {
-			return 0
+			return maybe
 		}
 		p = next
 	}
-	return 0
+	return maybe
 }
 
 func within(p string, roots []string) bool {

@@ -31,13 +31,16 @@ type kinfo struct {
 	PID, PPID int
 	UID       int
 	Comm      string
+	Zombie    bool // it has exited and waits for its parent: it runs nothing
 }
 
 // darwinSources reads what kern.proc.all does not say.
 type darwinSources struct {
-	// argv is a process's executable path and arguments
-	// (kern.procargs2); nil when unreadable.
-	argv func(pid int) (exe string, args []string)
+	// procargs reads a process's kern.procargs2 (its executable's path and
+	// arguments); nil: none are read.
+	procargs func(pid int) ([]byte, error)
+	// pause waits between two tries of a failed procargs read.
+	pause func(time.Duration)
 	// cwds gives the working directories of pids, as lsof writes them; a
 	// pid it does not name is unknown.
 	cwds func(pids []int) (map[int]string, error)
@@ -45,20 +48,59 @@ type darwinSources struct {
 	alive func(pid int) bool
 }
 
+// argvPauses are the waits before each new try of a failed kern.procargs2
+// read: it fails for a moment while the process forks or execs (the
+// kernel has no arguments to give until exec finishes), and a Claude
+// missed then could let rm or gc remove the worktree it works in. Four
+// tries within 35 ms; a process that still fails is one that may be Claude
+// (Proc.Maybe).
+var argvPauses = []time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond}
+
+// readArgv reads pid's executable path and arguments, trying again after
+// each of argvPauses while the read fails and the process still runs. err
+// is the last failure when every try failed; gone says the process ended
+// meanwhile (it is in no one's way).
+func readArgv(src darwinSources, pid int) (exe string, args []string, gone bool, err error) {
+	for try := 0; ; try++ {
+		b, rerr := src.procargs(pid)
+		if rerr == nil {
+			exe, args = parseProcArgs(b)
+			return exe, args, false, nil
+		}
+		err = fmt.Errorf("kern.procargs2: %w", rerr)
+		if src.alive != nil && !src.alive(pid) {
+			return "", nil, true, err
+		}
+		if try == len(argvPauses) {
+			return "", nil, false, fmt.Errorf("%w, %d tries", err, try+1)
+		}
+		if src.pause != nil {
+			src.pause(argvPauses[try])
+		}
+	}
+}
+
 // fromTable is the snapshot of macOS's process table as seen by uid, for
 // the process me. Other users' processes get no working directory, as on
-// Linux: their Claudes are not in a worktree of ours.
+// Linux: their Claudes are not in a worktree of ours. A process of ours
+// whose command line cannot be read, after readArgv's tries, may be a
+// Claude (Proc.Maybe): In counts it as one that may be in the way.
 func fromTable(table []kinfo, me, uid int, src darwinSources) *Snapshot {
 	procs := make([]Proc, 0, len(table))
 	for _, k := range table {
 		p := Proc{PID: k.PID, PPID: k.PPID, Comm: k.Comm}
-		if k.UID == uid && !p.namedClaude() && src.argv != nil {
+		if k.UID == uid && !k.Zombie && !p.namedClaude() && src.procargs != nil {
 			// A native Claude is named for the file behind its link
 			// (2.1.233): its arguments tell (nativeClaude).
-			exe, args := src.argv(k.PID)
-			if p.Comm == "node" || p.Comm == "nodejs" {
+			exe, args, gone, err := readArgv(src, k.PID)
+			switch {
+			case gone:
+				// Ended while we looked: in no one's way.
+			case err != nil:
+				p.Maybe = err.Error()
+			case p.Comm == "node" || p.Comm == "nodejs":
 				p.Node = runsCLI(args)
-			} else {
+			default:
 				p.Native = nativeClaude(exe, args)
 			}
 		}
