@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/claude-account/claude-account/internal/fsx"
 )
 
 // Proc is one process as the kernel describes it.
@@ -88,8 +90,14 @@ type Snapshot struct {
 	// err: the process table could not be read at all.
 	err error
 	// quote writes a path as the Cwd fields are written (lsof's escapes on
-	// macOS); nil: as it is.
-	quote func(string) string
+	// macOS); nil: as it is. unquote gives the paths a Cwd may stand for.
+	quote   func(string) string
+	unquote func(string) []string
+	// fold: compare paths as a file system that folds case and Unicode
+	// normalisation does (fsx.WithinAs): macOS's table, read on any system.
+	fold bool
+	// id gives a file's identity for that comparison; nil: stat.
+	id func(string) (fsx.FileID, bool)
 	// why the working directories of Unknown processes could not be read.
 	why string
 }
@@ -100,7 +108,7 @@ func Unreadable(err error) *Snapshot { return &Snapshot{err: err} }
 
 // newSnapshot indexes procs and finds the chain of processes from me up.
 func newSnapshot(procs []Proc, me int) *Snapshot {
-	s := &Snapshot{procs: make(map[int]Proc, len(procs)), self: map[int]bool{}}
+	s := &Snapshot{procs: make(map[int]Proc, len(procs)), self: map[int]bool{}, fold: fsx.NamesFold}
 	for _, p := range procs {
 		s.procs[p.PID] = p
 	}
@@ -172,9 +180,11 @@ func (s *Snapshot) In(dir string) ([]int, error) {
 	if c, err := filepath.EvalSymlinks(dir); err == nil && c != roots[0] {
 		roots = append(roots, c)
 	}
+	quoted := roots
 	if s.quote != nil {
+		quoted = make([]string, len(roots))
 		for i, r := range roots {
-			roots[i] = s.quote(r)
+			quoted[i] = s.quote(r)
 		}
 	}
 	found := map[int]bool{}
@@ -188,7 +198,7 @@ func (s *Snapshot) In(dir string) ([]int, error) {
 			if c := s.claudeOf(p); c != 0 {
 				unsure[c] = &UnknownError{PID: c, Why: s.why, Maybe: s.procs[c].Maybe}
 			}
-		case p.Cwd != "" && within(p.Cwd, roots):
+		case p.Cwd != "" && s.within(p.Cwd, roots, quoted):
 			if c := s.claudeOf(p); c != 0 && s.procs[c].Maybe != "" {
 				unsure[c] = &UnknownError{PID: c, Maybe: s.procs[c].Maybe}
 			} else if c != 0 {
@@ -241,10 +251,28 @@ func (s *Snapshot) claudeOf(p Proc) int {
 	return maybe
 }
 
-func within(p string, roots []string) bool {
-	for _, r := range roots {
-		if p == r || strings.HasPrefix(p, r+"/") {
+// within reports whether the working directory cwd (as the process table
+// writes it) is one of roots or below it: byte for byte as written (quoted:
+// roots written so), and where names fold, as the file system compares
+// them (fsx.WithinAs), for each path cwd may stand for.
+func (s *Snapshot) within(cwd string, roots, quoted []string) bool {
+	for _, r := range quoted {
+		if fsx.WithinAs(cwd, r, false, nil) {
 			return true
+		}
+	}
+	if !s.fold {
+		return false
+	}
+	paths := []string{cwd}
+	if s.unquote != nil {
+		paths = s.unquote(cwd)
+	}
+	for _, p := range paths {
+		for _, r := range roots {
+			if fsx.WithinAs(p, r, true, s.id) {
+				return true
+			}
 		}
 	}
 	return false

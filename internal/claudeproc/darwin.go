@@ -107,7 +107,9 @@ func fromTable(table []kinfo, me, uid int, src darwinSources) *Snapshot {
 		procs = append(procs, p)
 	}
 	s := newSnapshot(procs, me)
-	s.quote = lsofQuote
+	// macOS's file systems fold case and Unicode normalisation, whatever
+	// system reads the table (the tests: Linux).
+	s.quote, s.unquote, s.fold = lsofQuote, lsofUnquote, true
 	owner := make(map[int]int, len(table))
 	for _, k := range table {
 		owner[k.PID] = k.UID
@@ -214,8 +216,9 @@ func parseLsof(out []byte) map[int]string {
 // lsofQuote writes a path as lsof does under LC_ALL=C (safestrprt in its
 // misc.c): a control byte as \b \f \n \r \t or ^X, 0xff as ^?, a backslash
 // doubled, any other byte outside printable ASCII as \xNN. Paths are
-// compared in this form, not decoded: "^A" in a name is those two
-// characters, which decoding would take for a control byte.
+// compared byte for byte in this form first, not decoded: "^A" in a name
+// is those two characters, which decoding would take for a control byte
+// (lsofUnquote gives both readings, for the comparison that folds names).
 func lsofQuote(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -245,6 +248,69 @@ func lsofQuote(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// lsofUnquote gives the paths lsofQuote may have written as s: its escapes
+// undone, "^X" read as the two characters it may be and, when s holds
+// one, as the control byte it may stand for.
+func lsofUnquote(s string) []string {
+	if !strings.ContainsAny(s, `\^`) {
+		return []string{s}
+	}
+	decode := func(carets bool) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c == '\\' && i+1 < len(s):
+				switch n := s[i+1]; n {
+				case '\\':
+					b.WriteByte('\\')
+				case 'b':
+					b.WriteByte('\b')
+				case 'f':
+					b.WriteByte('\f')
+				case 'n':
+					b.WriteByte('\n')
+				case 'r':
+					b.WriteByte('\r')
+				case 't':
+					b.WriteByte('\t')
+				case 'x':
+					if i+4 > len(s) {
+						b.WriteByte(c)
+						continue
+					}
+					v, err := strconv.ParseUint(s[i+2:i+4], 16, 8)
+					if err != nil {
+						b.WriteByte(c)
+						continue
+					}
+					b.WriteByte(byte(v))
+					i += 2
+				default:
+					b.WriteByte(c)
+					continue
+				}
+				i++
+			case c == '^' && carets && i+1 < len(s) && (s[i+1] == '?' || s[i+1] >= 0x40 && s[i+1] < 0x60):
+				if s[i+1] == '?' {
+					b.WriteByte(0xff)
+				} else {
+					b.WriteByte(s[i+1] - 0x40)
+				}
+				i++
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return b.String()
+	}
+	paths := []string{decode(false)}
+	if strings.Contains(s, "^") {
+		paths = append(paths, decode(true))
+	}
+	return paths
 }
 
 // parseProcArgs reads kern.procargs2: argc (a 32-bit int, little-endian

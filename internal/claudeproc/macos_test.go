@@ -1,15 +1,114 @@
 package claudeproc
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/claude-account/claude-account/internal/fsx"
 )
 
 // The tests in this file decide from macOS inputs written after macOS's
 // formats and behaviour; no macOS machine runs them.
+
+// TestDarwinFoldedCwd: APFS ignores case and Unicode normalisation, and
+// the kernel reports a working directory as the process named it, so a
+// Claude that did `cd ~/src/App/.claude/worktrees/Fix` works in the
+// worktree fix. A byte comparison missed it, and worktree rm or gc would
+// remove the directory it works in (this test failed so before).
+func TestDarwinFoldedCwd(t *testing.T) {
+	const wt = "/Users/u/src/app/.claude/worktrees/"
+	table := []kinfo{
+		{PID: 401, PPID: 1, UID: 501, Comm: "-zsh"},
+		{PID: 700, PPID: 401, UID: 501, Comm: "claude"},
+		{PID: 710, PPID: 401, UID: 501, Comm: "claude"},
+		{PID: 720, PPID: 401, UID: 501, Comm: "claude"},
+		{PID: 730, PPID: 401, UID: 501, Comm: "claude"},
+	}
+	// What lsof -F n prints under LC_ALL=C: the NFD é of 710's cwd as the
+	// bytes \xcc\x81 escaped; the worktree was made as NFC "café".
+	lsof := "p700\nfcwd\nn/Users/u/src/App/.claude/worktrees/Fix\n" +
+		"p710\nfcwd\nn" + wt + `cafe\xcc\x81/src` + "\n" +
+		"p720\nfcwd\nn" + wt + "fix2\n" +
+		"p730\nfcwd\nn/Users/u/src/APP/.claude/worktrees/FIX/web\n"
+	src := darwinSources{
+		procargs: func(pid int) ([]byte, error) {
+			if pid != 401 {
+				return nil, errors.New("not asked: the others are named claude")
+			}
+			return procargs2("/bin/zsh", []string{"-zsh"}), nil
+		},
+		cwds: func([]int) (map[int]string, error) { return parseLsof([]byte(lsof)), nil },
+	}
+	// The same inodes under both spellings, as APFS answers stat.
+	inodes := map[string]uint64{
+		"/":                                          2,
+		"/Users":                                     3,
+		"/Users/u":                                   4,
+		"/Users/u/src":                               5,
+		"/Users/u/src/app":                           6,
+		"/Users/u/src/App":                           6,
+		"/Users/u/src/APP":                           6,
+		"/Users/u/src/app/.claude":                   7,
+		"/Users/u/src/App/.claude":                   7,
+		"/Users/u/src/APP/.claude":                   7,
+		wt[:len(wt)-1]:                               8,
+		"/Users/u/src/App/.claude/worktrees":         8,
+		"/Users/u/src/APP/.claude/worktrees":         8,
+		wt + "fix":                                   10,
+		"/Users/u/src/App/.claude/worktrees/Fix":     10,
+		"/Users/u/src/APP/.claude/worktrees/FIX":     10,
+		"/Users/u/src/APP/.claude/worktrees/FIX/web": 11,
+		wt + "fix2":                                  12,
+		wt + "caf\u00e9":                             13,
+		wt + "cafe\u0301":                            13,
+		wt + "cafe\u0301/src":                        14,
+	}
+	for name, id := range map[string]func(string) (fsx.FileID, bool){
+		"the file system answers": func(p string) (fsx.FileID, bool) {
+			ino, ok := inodes[p]
+			return fsx.FileID{Dev: 1, Ino: ino}, ok
+		},
+		"paths gone, names fold": func(string) (fsx.FileID, bool) { return fsx.FileID{}, false },
+	} {
+		s := fromTable(table, 900, 501, src)
+		s.id = id
+		for _, c := range []struct {
+			dir  string
+			want []int
+		}{
+			{wt + "fix", []int{700, 730}},
+			{wt + "caf\u00e9", []int{710}},
+			{wt + "fix2", []int{720}},
+			{wt + "other", []int{}},
+			{"/Users/u/src/app", []int{700, 710, 720, 730}},
+		} {
+			if got, err := s.In(c.dir); err != nil || !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s: In(%s) = %v, %v; want %v", name, c.dir, got, err, c.want)
+			}
+		}
+	}
+}
+
+// lsofUnquote undoes lsofQuote, both readings of a caret included.
+func TestLsofUnquote(t *testing.T) {
+	for _, p := range []string{"/a/b", "/a/caf\u00e9\\x\ttab\n", "/a/\x01\x7f\xff^", `/a/\x`} {
+		got := lsofUnquote(lsofQuote(p))
+		found := false
+		for _, g := range got {
+			found = found || g == p
+		}
+		if !found {
+			t.Errorf("lsofUnquote(lsofQuote(%q)) = %q, which does not hold it", p, got)
+		}
+	}
+	if got := lsofUnquote("/a/a^Bc"); !reflect.DeepEqual(got, []string{"/a/a^Bc", "/a/a\x02c"}) {
+		t.Errorf("lsofUnquote(a^Bc) = %q, want both readings", got)
+	}
+}
 
 // TestDarwinArgvRetry: kern.procargs2 fails for a moment while a process
 // forks or execs. A native Claude (named for its version file, so only its
