@@ -74,7 +74,6 @@
   # Programs a test runs that the build sandbox cannot give it; the test's
   # guard skips it there.
   skipped = {
-    "/usr/bin/git" = "internal/gitcmd/callers_test.go only parses it, in Go source given to its git-call finder; nothing runs it";
     npm = "testscripts/claude-versions-wrapper-first-line.txtar only prints the word, in the line a version manager prints first; nothing runs it";
     time = "testscripts/harden-huge-overlay.txtar runs /usr/bin/time by that path, which the sandbox does not have ([!exec:time] skips it)";
   };

@@ -7,7 +7,9 @@
 // table is each system's own (Current): /proc on Linux (proc.go), sysctl
 // kern.proc and lsof on macOS (darwin.go). Where a Claude runs but the
 // working directory of it or of a process under it cannot be read, In says
-// it cannot tell, rather than guess that the Claude is elsewhere.
+// it cannot tell, rather than guess that the Claude is elsewhere; so it
+// does where a process of ours whose command line cannot be read (macOS,
+// after a few tries) may be a Claude.
 package claudeproc
 
 import (
@@ -16,6 +18,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/claude-account/claude-account/internal/fsx"
 )
 
 // Proc is one process as the kernel describes it.
@@ -30,6 +34,10 @@ type Proc struct {
 	// Unknown: a process of ours whose working directory could not be read
 	// (macOS without lsof): it may work anywhere.
 	Unknown bool
+	// Maybe: why a process of ours could not be told for Claude or not (its
+	// command line could not be read, macOS); "" when it could. It counts
+	// as a Claude that may be there: In never lets it pass unseen.
+	Maybe string
 }
 
 // Claude reports whether p is Claude Code. Claude names itself "claude":
@@ -82,8 +90,14 @@ type Snapshot struct {
 	// err: the process table could not be read at all.
 	err error
 	// quote writes a path as the Cwd fields are written (lsof's escapes on
-	// macOS); nil: as it is.
-	quote func(string) string
+	// macOS); nil: as it is. unquote gives the paths a Cwd may stand for.
+	quote   func(string) string
+	unquote func(string) []string
+	// fold: compare paths as a file system that folds case and Unicode
+	// normalisation does (fsx.WithinAs): macOS's table, read on any system.
+	fold bool
+	// id gives a file's identity for that comparison; nil: stat.
+	id func(string) (fsx.FileID, bool)
 	// why the working directories of Unknown processes could not be read.
 	why string
 }
@@ -94,7 +108,7 @@ func Unreadable(err error) *Snapshot { return &Snapshot{err: err} }
 
 // newSnapshot indexes procs and finds the chain of processes from me up.
 func newSnapshot(procs []Proc, me int) *Snapshot {
-	s := &Snapshot{procs: make(map[int]Proc, len(procs)), self: map[int]bool{}}
+	s := &Snapshot{procs: make(map[int]Proc, len(procs)), self: map[int]bool{}, fold: fsx.NamesFold}
 	for _, p := range procs {
 		s.procs[p.PID] = p
 	}
@@ -129,14 +143,23 @@ func runsCLI(args []string) bool {
 }
 
 // UnknownError says In cannot tell: a Claude runs, and where it or a
-// process under it works could not be read.
+// process under it works could not be read; or a process that may be a
+// Claude (Maybe: its command line could not be read) works there, or where
+// it works could not be read either.
 type UnknownError struct {
-	PID int    // one such Claude
-	Why string // why not
+	PID   int    // one such Claude
+	Why   string // why its working directory is not known; "" when it is
+	Maybe string // why it may be Claude; "" when it is one
 }
 
 func (e *UnknownError) Error() string {
-	return fmt.Sprintf("claude (PID %d) runs, and where it works cannot be read (%s)", e.PID, e.Why)
+	switch {
+	case e.Maybe == "":
+		return fmt.Sprintf("claude (PID %d) runs, and where it works cannot be read (%s)", e.PID, e.Why)
+	case e.Why == "":
+		return fmt.Sprintf("PID %d works there and may be Claude: its command line cannot be read (%s)", e.PID, e.Maybe)
+	}
+	return fmt.Sprintf("PID %d may be Claude (its command line cannot be read: %s), and where it works cannot be read (%s)", e.PID, e.Maybe, e.Why)
 }
 
 // In gives the PIDs of the Claudes that work in dir: a Claude whose working
@@ -157,12 +180,15 @@ func (s *Snapshot) In(dir string) ([]int, error) {
 	if c, err := filepath.EvalSymlinks(dir); err == nil && c != roots[0] {
 		roots = append(roots, c)
 	}
+	quoted := roots
 	if s.quote != nil {
+		quoted = make([]string, len(roots))
 		for i, r := range roots {
-			roots[i] = s.quote(r)
+			quoted[i] = s.quote(r)
 		}
 	}
-	found, unsure := map[int]bool{}, map[int]bool{}
+	found := map[int]bool{}
+	unsure := map[int]*UnknownError{}
 	for _, p := range s.procs {
 		if s.self[p.PID] {
 			continue
@@ -170,16 +196,22 @@ func (s *Snapshot) In(dir string) ([]int, error) {
 		switch {
 		case p.Unknown:
 			if c := s.claudeOf(p); c != 0 {
-				unsure[c] = true
+				unsure[c] = &UnknownError{PID: c, Why: s.why, Maybe: s.procs[c].Maybe}
 			}
-		case p.Cwd != "" && within(p.Cwd, roots):
-			if c := s.claudeOf(p); c != 0 {
+		case p.Cwd != "" && s.within(p.Cwd, roots, quoted):
+			if c := s.claudeOf(p); c != 0 && s.procs[c].Maybe != "" {
+				unsure[c] = &UnknownError{PID: c, Maybe: s.procs[c].Maybe}
+			} else if c != 0 {
 				found[c] = true
 			}
 		}
 	}
 	if len(found) == 0 && len(unsure) > 0 {
-		return nil, &UnknownError{PID: sorted(unsure)[0], Why: s.why}
+		pids := make(map[int]bool, len(unsure))
+		for pid := range unsure {
+			pids[pid] = true
+		}
+		return nil, unsure[sorted(pids)[0]]
 	}
 	return sorted(found), nil
 }
@@ -194,8 +226,12 @@ func sorted(set map[int]bool) []int {
 }
 
 // claudeOf is p when it is a Claude, else its nearest Claude ancestor; 0
-// when it has none, or when that Claude is the asking process's own.
+// when it has none, or when that Claude is the asking process's own. Where
+// no Claude is found, the nearest process that may be one (Proc.Maybe)
+// stands for it: a process whose command line could not be read may be a
+// Claude under another name, and what runs under it its tools.
 func (s *Snapshot) claudeOf(p Proc) int {
+	maybe := 0
 	for n := 0; n < 256; n++ {
 		if p.Claude() {
 			if s.self[p.PID] {
@@ -203,19 +239,40 @@ func (s *Snapshot) claudeOf(p Proc) int {
 			}
 			return p.PID
 		}
+		if p.Maybe != "" && maybe == 0 && !s.self[p.PID] {
+			maybe = p.PID
+		}
 		next, ok := s.procs[p.PPID]
 		if !ok || p.PPID <= 1 {
-			return 0
+			return maybe
 		}
 		p = next
 	}
-	return 0
+	return maybe
 }
 
-func within(p string, roots []string) bool {
-	for _, r := range roots {
-		if p == r || strings.HasPrefix(p, r+"/") {
+// within reports whether the working directory cwd (as the process table
+// writes it) is one of roots or below it: byte for byte as written (quoted:
+// roots written so), and where names fold, as the file system compares
+// them (fsx.WithinAs), for each path cwd may stand for.
+func (s *Snapshot) within(cwd string, roots, quoted []string) bool {
+	for _, r := range quoted {
+		if fsx.WithinAs(cwd, r, false, nil) {
 			return true
+		}
+	}
+	if !s.fold {
+		return false
+	}
+	paths := []string{cwd}
+	if s.unquote != nil {
+		paths = s.unquote(cwd)
+	}
+	for _, p := range paths {
+		for _, r := range roots {
+			if fsx.WithinAs(p, r, true, s.id) {
+				return true
+			}
 		}
 	}
 	return false

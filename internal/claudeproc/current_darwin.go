@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -19,18 +20,19 @@ func Current() *Snapshot {
 	table := make([]kinfo, 0, len(kps))
 	for _, k := range kps {
 		table = append(table, kinfo{PID: int(k.Proc.P_pid), PPID: int(k.Eproc.Ppid),
-			UID: int(k.Eproc.Ucred.Uid), Comm: unix.ByteSliceToString(k.Proc.P_comm[:])})
+			UID: int(k.Eproc.Ucred.Uid), Comm: unix.ByteSliceToString(k.Proc.P_comm[:]),
+			Zombie: k.Proc.P_stat == szomb})
 	}
 	cwds := func(pids []int) (map[int]string, error) { return lsofCwds(lsofPath, pids) }
-	return fromTable(table, os.Getpid(), os.Getuid(), darwinSources{argv: procArgs, cwds: cwds, alive: alive})
+	return fromTable(table, os.Getpid(), os.Getuid(), darwinSources{procargs: procArgs, pause: time.Sleep, cwds: cwds, alive: alive})
 }
 
-func procArgs(pid int) (string, []string) {
-	b, err := unix.SysctlRaw("kern.procargs2", pid)
-	if err != nil {
-		return "", nil
-	}
-	return parseProcArgs(b)
+// szomb is p_stat of a process that has exited and not been waited for
+// (SZOMB in XNU's bsd/sys/proc.h; x/sys/unix does not name it).
+const szomb = 5
+
+func procArgs(pid int) ([]byte, error) {
+	return unix.SysctlRaw("kern.procargs2", pid)
 }
 
 func alive(pid int) bool {

@@ -31,13 +31,16 @@ type kinfo struct {
 	PID, PPID int
 	UID       int
 	Comm      string
+	Zombie    bool // it has exited and waits for its parent: it runs nothing
 }
 
 // darwinSources reads what kern.proc.all does not say.
 type darwinSources struct {
-	// argv is a process's executable path and arguments
-	// (kern.procargs2); nil when unreadable.
-	argv func(pid int) (exe string, args []string)
+	// procargs reads a process's kern.procargs2 (its executable's path and
+	// arguments); nil: none are read.
+	procargs func(pid int) ([]byte, error)
+	// pause waits between two tries of a failed procargs read.
+	pause func(time.Duration)
 	// cwds gives the working directories of pids, as lsof writes them; a
 	// pid it does not name is unknown.
 	cwds func(pids []int) (map[int]string, error)
@@ -45,27 +48,68 @@ type darwinSources struct {
 	alive func(pid int) bool
 }
 
+// argvPauses are the waits before each new try of a failed kern.procargs2
+// read: it fails for a moment while the process forks or execs (the
+// kernel has no arguments to give until exec finishes), and a Claude
+// missed then could let rm or gc remove the worktree it works in. Four
+// tries within 35 ms; a process that still fails is one that may be Claude
+// (Proc.Maybe).
+var argvPauses = []time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond}
+
+// readArgv reads pid's executable path and arguments, trying again after
+// each of argvPauses while the read fails and the process still runs. err
+// is the last failure when every try failed; gone says the process ended
+// meanwhile (it is in no one's way).
+func readArgv(src darwinSources, pid int) (exe string, args []string, gone bool, err error) {
+	for try := 0; ; try++ {
+		b, rerr := src.procargs(pid)
+		if rerr == nil {
+			exe, args = parseProcArgs(b)
+			return exe, args, false, nil
+		}
+		err = fmt.Errorf("kern.procargs2: %w", rerr)
+		if src.alive != nil && !src.alive(pid) {
+			return "", nil, true, err
+		}
+		if try == len(argvPauses) {
+			return "", nil, false, fmt.Errorf("%w, %d tries", err, try+1)
+		}
+		if src.pause != nil {
+			src.pause(argvPauses[try])
+		}
+	}
+}
+
 // fromTable is the snapshot of macOS's process table as seen by uid, for
 // the process me. Other users' processes get no working directory, as on
-// Linux: their Claudes are not in a worktree of ours.
+// Linux: their Claudes are not in a worktree of ours. A process of ours
+// whose command line cannot be read, after readArgv's tries, may be a
+// Claude (Proc.Maybe): In counts it as one that may be in the way.
 func fromTable(table []kinfo, me, uid int, src darwinSources) *Snapshot {
 	procs := make([]Proc, 0, len(table))
 	for _, k := range table {
 		p := Proc{PID: k.PID, PPID: k.PPID, Comm: k.Comm}
-		if k.UID == uid && !p.namedClaude() && src.argv != nil {
+		if k.UID == uid && !k.Zombie && !p.namedClaude() && src.procargs != nil {
 			// A native Claude is named for the file behind its link
 			// (2.1.233): its arguments tell (nativeClaude).
-			exe, args := src.argv(k.PID)
-			if p.Comm == "node" || p.Comm == "nodejs" {
+			exe, args, gone, err := readArgv(src, k.PID)
+			switch {
+			case gone:
+				// Ended while we looked: in no one's way.
+			case err != nil:
+				p.Maybe = err.Error()
+			case p.Comm == "node" || p.Comm == "nodejs":
 				p.Node = runsCLI(args)
-			} else {
+			default:
 				p.Native = nativeClaude(exe, args)
 			}
 		}
 		procs = append(procs, p)
 	}
 	s := newSnapshot(procs, me)
-	s.quote = lsofQuote
+	// macOS's file systems fold case and Unicode normalisation, whatever
+	// system reads the table (the tests: Linux).
+	s.quote, s.unquote, s.fold = lsofQuote, lsofUnquote, true
 	owner := make(map[int]int, len(table))
 	for _, k := range table {
 		owner[k.PID] = k.UID
@@ -172,8 +216,9 @@ func parseLsof(out []byte) map[int]string {
 // lsofQuote writes a path as lsof does under LC_ALL=C (safestrprt in its
 // misc.c): a control byte as \b \f \n \r \t or ^X, 0xff as ^?, a backslash
 // doubled, any other byte outside printable ASCII as \xNN. Paths are
-// compared in this form, not decoded: "^A" in a name is those two
-// characters, which decoding would take for a control byte.
+// compared byte for byte in this form first, not decoded: "^A" in a name
+// is those two characters, which decoding would take for a control byte
+// (lsofUnquote gives both readings, for the comparison that folds names).
 func lsofQuote(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -203,6 +248,69 @@ func lsofQuote(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// lsofUnquote gives the paths lsofQuote may have written as s: its escapes
+// undone, "^X" read as the two characters it may be and, when s holds
+// one, as the control byte it may stand for.
+func lsofUnquote(s string) []string {
+	if !strings.ContainsAny(s, `\^`) {
+		return []string{s}
+	}
+	decode := func(carets bool) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c == '\\' && i+1 < len(s):
+				switch n := s[i+1]; n {
+				case '\\':
+					b.WriteByte('\\')
+				case 'b':
+					b.WriteByte('\b')
+				case 'f':
+					b.WriteByte('\f')
+				case 'n':
+					b.WriteByte('\n')
+				case 'r':
+					b.WriteByte('\r')
+				case 't':
+					b.WriteByte('\t')
+				case 'x':
+					if i+4 > len(s) {
+						b.WriteByte(c)
+						continue
+					}
+					v, err := strconv.ParseUint(s[i+2:i+4], 16, 8)
+					if err != nil {
+						b.WriteByte(c)
+						continue
+					}
+					b.WriteByte(byte(v))
+					i += 2
+				default:
+					b.WriteByte(c)
+					continue
+				}
+				i++
+			case c == '^' && carets && i+1 < len(s) && (s[i+1] == '?' || s[i+1] >= 0x40 && s[i+1] < 0x60):
+				if s[i+1] == '?' {
+					b.WriteByte(0xff)
+				} else {
+					b.WriteByte(s[i+1] - 0x40)
+				}
+				i++
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return b.String()
+	}
+	paths := []string{decode(false)}
+	if strings.Contains(s, "^") {
+		paths = append(paths, decode(true))
+	}
+	return paths
 }
 
 // parseProcArgs reads kern.procargs2: argc (a 32-bit int, little-endian

@@ -149,12 +149,12 @@ func procargs2(exe string, argv []string) []byte {
 func (d darwinTable) sources(t *testing.T, lsofErr error) (darwinSources, *[]string) {
 	var asked []string
 	return darwinSources{
-		argv: func(pid int) (string, []string) {
+		procargs: func(pid int) ([]byte, error) {
 			exe, ok := d.exe[pid]
 			if !ok {
 				exe = "/usr/local/bin/node"
 			}
-			return parseProcArgs(procargs2(exe, d.args[pid]))
+			return procargs2(exe, d.args[pid]), nil
 		},
 		cwds: func(pids []int) (map[int]string, error) {
 			asked = append(asked, strings.Join(lsofArgs(pids), " "))

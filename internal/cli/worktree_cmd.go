@@ -11,6 +11,7 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudeproc"
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
@@ -258,11 +259,12 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	return nil
 }
 
-// standsIn reports whether dir is root or below it, links resolved.
+// standsIn reports whether dir is root or below it, links resolved, as the
+// file system names them (a mis-cased cd on macOS stands in it too).
 func standsIn(dir, root string) bool {
 	c, err1 := filepath.EvalSymlinks(dir)
 	t, err2 := filepath.EvalSymlinks(root)
-	return err1 == nil && err2 == nil && within(c, t)
+	return err1 == nil && err2 == nil && fsx.Within(c, t)
 }
 
 // WorktreeGCCmd is `claude-account worktree gc`.

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/jsonx"
 )
 
@@ -384,7 +385,9 @@ func RunningIn(dir string, refused func(error)) func(toplevel string) []string {
 		}
 		var out []string
 		for _, h := range held {
-			if h.Workspace == canon {
+			// As the file system names them: on macOS a launch in a
+			// mis-cased cd holds the worktree under that spelling.
+			if fsx.SameDir(h.Workspace, canon) {
 				out = append(out, h.Account)
 			}
 		}

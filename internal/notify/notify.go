@@ -30,6 +30,9 @@ func Command(goos string, lookPath func(string) (string, error), title string, b
 			return nil
 		}
 		// One argument, never a shell: only the string literals need quoting.
+		// macOS 14 and 15 post it as Script Editor's and drop it until
+		// Script Editor may notify (README-CLAUDE-CODE.md, notify, says
+		// what to allow): nothing here can tell it was dropped.
 		return []string{p, "-e", "display notification " + AppleString(text) + " with title " + AppleString(title)}
 	}
 	p, err := lookPath("notify-send")

@@ -9,7 +9,8 @@
 // can start another; JSON keeps every value exact, with those characters
 // \u-escaped.
 //
-// No other package writes to a terminal (out_test.go fails on a raw write).
+// No other package writes to a terminal (internal/guard's TestNoRawWrites
+// fails on a raw write).
 package out
 
 import (

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-account/claude-account/internal/claudeproc"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
@@ -82,5 +83,31 @@ func TestRemoveWhenClaudesUnknown(t *testing.T) {
 	}
 	if _, err := os.Stat(e.Path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("rm --force left %s (%v)", e.Path, err)
+	}
+}
+
+// A process of ours whose command line macOS would not give, read after
+// read, may be a Claude under another name: where it works, rm refuses
+// unless forced and gc keeps the worktree, each saying so (the message is
+// claudeproc's, on a recorded case: no macOS machine runs this).
+func TestRemoveWhenMaybeClaude(t *testing.T) {
+	r, e := repoWith(t)
+	maybe := func(string) ([]int, error) {
+		return nil, &claudeproc.UnknownError{PID: 812, Maybe: "kern.procargs2: invalid argument, 4 tries"}
+	}
+	const says = "PID 812 works there and may be Claude: its command line cannot be read (kern.procargs2: invalid argument, 4 tries)"
+	vs, err := r.GC(GCOptions{Claudes: maybe, Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 1 || vs[0].Removed || vs[0].Why != "cannot tell whether a Claude works there: "+says {
+		t.Errorf("gc: %+v, want it kept: %s", vs, says)
+	}
+	_, err = r.Remove(e, RemoveOptions{Claudes: maybe, Now: time.Now()})
+	if err == nil || !strings.Contains(err.Error(), "cannot tell whether a Claude works in "+e.Path+": "+says) {
+		t.Errorf("rm: %v, want a refusal: %s", err, says)
+	}
+	if _, err := os.Stat(e.Path); err != nil {
+		t.Fatalf("the refused worktree is gone: %v", err)
 	}
 }
