@@ -117,8 +117,10 @@ func placeOf(dir string) Place {
 		return Place{}
 	}
 	p := Place{GitDir: gitDir, CommonDir: filepath.Dir(filepath.Dir(gitDir))}
-	data, err := fsx.ReadFile(filepath.Join(gitDir, "gitdir"))
-	if err != nil {
+	// Git's admin files came with the repository too: never through a
+	// link, never more than a path's length (a link to /dev/zero).
+	data, err := fsx.ReadFileNoFollow(filepath.Join(gitDir, "gitdir"), adminLimit)
+	if err != nil || len(data) > adminLimit {
 		return p
 	}
 	dotGit := strings.TrimSpace(string(data))
@@ -126,7 +128,7 @@ func placeOf(dir string) Place {
 		return p
 	}
 	wt := filepath.Dir(filepath.Clean(dotGit))
-	if back, err := fsx.ReadFile(dotGit); err == nil {
+	if back, err := fsx.ReadFileNoFollow(dotGit, adminLimit); err == nil {
 		// The work tree is there: it must point back at this git dir.
 		line, _, _ := strings.Cut(string(back), "\n")
 		named := strings.TrimSpace(strings.TrimPrefix(line, "gitdir:"))
@@ -140,6 +142,9 @@ func placeOf(dir string) Place {
 	p.Worktree = wt
 	return p
 }
+
+// adminLimit bounds a read of one of git's admin files, which hold a path.
+const adminLimit = 4096
 
 // String is the runtime and why it is not believed, for messages.
 func (rt Runtime) String() string {
