@@ -156,7 +156,7 @@ func (c *ResumeCmd) where(d *Deps, conv conversation.Conversation) (string, erro
 	rec := conversation.Removed{Path: conv.Worktree, Branch: conv.Branch, CommonDir: conv.CommonDir}
 	vouched := conv.Vouched
 	if conv.Saved != nil {
-		rec, vouched = *conv.Saved, true
+		rec, vouched = *conv.Saved, conv.Saved.Vouched
 	}
 	ctx, err := gitctx.Detect(conv.CommonDir, d.Env.Get)
 	if err != nil {

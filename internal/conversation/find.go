@@ -71,6 +71,11 @@ type Removed struct {
 	Root      string    `json:"repository"`
 	CommonDir string    `json:"commonDir"`
 	RemovedAt time.Time `json:"removedAt"`
+	// Vouched: Path is where the account's record of the runtimes the
+	// launcher made put the worktree, not only git's admin files (which
+	// came with the repository): resume makes it again there wherever it
+	// is, else only inside the repository.
+	Vouched bool `json:"vouched,omitempty"`
 }
 
 // RemovedFile is Removed's file in an archived projects dir: a file, where
@@ -189,7 +194,7 @@ func ofAccount(a Account) []transcript {
 		saved := ReadRemoved(d)
 		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive, verified: true, saved: saved}
 		if saved != nil {
-			t.worktree, t.commonDir, t.vouched = saved.Path, saved.CommonDir, true
+			t.worktree, t.commonDir, t.vouched = saved.Path, saved.CommonDir, saved.Vouched
 		}
 		out = append(out, transcriptsIn(filepath.Dir(d), t, filepath.Base(d))...)
 	}

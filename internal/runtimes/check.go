@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -35,6 +36,9 @@ type Runtime struct {
 // Check is what the record of the account in accountDir says of dir. A
 // record that cannot be read believes nothing, and says why.
 func Check(accountDir, dir string) Runtime {
+	if accountDir == "" {
+		return Runtime{Dir: dir, Why: "no account dir was found for it"}
+	}
 	r, err := Read(Path(accountDir))
 	if err != nil {
 		return Runtime{Dir: dir, Why: err.Error()}
@@ -45,12 +49,7 @@ func Check(accountDir, dir string) Runtime {
 // Trusted reports whether dir is a runtime the launcher made for the account
 // in accountDir, so that something of it may go back to the account (its
 // transcripts to the account's archive, its conversations to init --from).
-func Trusted(accountDir, dir string) bool {
-	if accountDir == "" || dir == "" {
-		return false
-	}
-	return Check(accountDir, dir).Made
-}
+func Trusted(accountDir, dir string) bool { return dir != "" && Check(accountDir, dir).Made }
 
 // List is every runtime the account's record names, by path, each as
 // Check says; nil and the error when the record cannot be read.
@@ -128,19 +127,30 @@ func placeOf(dir string) Place {
 		return p
 	}
 	wt := filepath.Dir(filepath.Clean(dotGit))
-	if back, err := fsx.ReadFileNoFollow(dotGit, adminLimit); err == nil {
-		// The work tree is there: it must point back at this git dir.
-		line, _, _ := strings.Cut(string(back), "\n")
-		named := strings.TrimSpace(strings.TrimPrefix(line, "gitdir:"))
-		if !filepath.IsAbs(named) {
-			named = filepath.Join(wt, named)
-		}
-		if !fsx.SamePath(filepath.Clean(named), gitDir) {
-			return p
-		}
+	if _, err := os.Lstat(dotGit); err == nil && !NamesGitDir(wt, gitDir) {
+		return p // the work tree is there, and belongs to another git dir
 	}
 	p.Worktree = wt
 	return p
+}
+
+// NamesGitDir reports whether the work tree wt's .git file names gitDir,
+// as a linked worktree's does (gitdir: <common>/worktrees/<name>).
+func NamesGitDir(wt, gitDir string) bool {
+	back, err := fsx.ReadFileNoFollow(filepath.Join(wt, ".git"), adminLimit)
+	if err != nil || len(back) > adminLimit {
+		return false
+	}
+	line, _, _ := strings.Cut(string(back), "\n")
+	named, ok := strings.CutPrefix(line, "gitdir:")
+	if !ok {
+		return false
+	}
+	named = strings.TrimSpace(named)
+	if !filepath.IsAbs(named) {
+		named = filepath.Join(wt, named)
+	}
+	return fsx.SamePath(filepath.Clean(named), gitDir)
 }
 
 // adminLimit bounds a read of one of git's admin files, which hold a path.

@@ -26,7 +26,7 @@ func (r *Repo) Remake(rec conversation.Removed, vouched bool) (string, []string,
 		return "", nil, fmt.Errorf("the worktree %q cannot be made again: its path is not absolute; continue the conversation in another worktree with --here", rec.Path)
 	}
 	if rel, err := filepath.Rel(r.Root, path); !vouched && (r.Bare || err != nil || rel == ".." || strings.HasPrefix(rel, "../")) {
-		return "", nil, fmt.Errorf("the worktree %s is gone, and nothing on claude-account's side records it there (only the repository's own files name it); continue the conversation in another worktree with --here", path)
+		return "", nil, fmt.Errorf("the worktree %s is gone, and nothing on claude-account's side records it there (only git's files or the transcript name it); continue the conversation in another worktree with --here", path)
 	}
 	unlock, err := r.lock()
 	if err != nil {

@@ -159,6 +159,9 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		// inside, with Claude's transcripts) is not: archive before pruning,
 		// once nothing above refused.
 		if admin := r.adminDir(e.Path); admin != "" {
+			if live := liveElsewhere(admin, e.Path, o); live != "" {
+				return nil, &RemoveError{fmt.Sprintf("git records %s as the checkout of %s, and it is gone, but claude-account made that worktree's runtime for %s, which is there and names that git dir: git's record changed (it came with the repository?); run 'git worktree repair' in %s", e.Path, admin, live, live)}
+			}
 			notes, err := r.archive(admin, filepath.Base(admin), o, r.removed(e, "", "", o))
 			rm.Notes = append(rm.Notes, notes...)
 			if err != nil {
@@ -343,6 +346,26 @@ func unfoundAccount(gitDir string, o RemoveOptions) (runtime, acct string) {
 	return "", ""
 }
 
+// liveElsewhere is the work tree the account's record says a runtime in the
+// git dir admin was made for, when it is not path (the checkout git
+// records, which is gone) and is there, naming admin back: git's record was
+// changed under it (a planted gitdir), and pruning would cut the live
+// worktree from git. "" when there is none.
+func liveElsewhere(admin, path string, o RemoveOptions) string {
+	parent := filepath.Join(admin, configdir.DirName)
+	des, _ := os.ReadDir(parent)
+	for _, de := range des {
+		if !de.IsDir() || account.ValidateName(de.Name()) != nil || o.AccountDir == nil {
+			continue
+		}
+		rt := runtimes.Check(o.AccountDir(de.Name()), filepath.Join(parent, de.Name()))
+		if wt := rt.Place.Worktree; rt.Made && rt.Known && wt != path && runtimes.NamesGitDir(wt, admin) {
+			return wt
+		}
+	}
+	return ""
+}
+
 // removed is the record of the worktree e kept with its archived
 // transcripts, so that 'claude-account resume' can make it again.
 func (r *Repo) removed(e *Entry, base, saved string, o RemoveOptions) conversation.Removed {
@@ -370,6 +393,15 @@ func (r *Repo) archive(gitDir, name string, o RemoveOptions, rec conversation.Re
 		if !runtimes.Trusted(accountDir, rt) {
 			notes = append(notes, fmt.Sprintf("left %s to go with the worktree, unarchived: claude-account did not make it for an account of yours", rt))
 			continue
+		}
+		// Where the worktree was is what the account's record says the
+		// launcher made this runtime for; git's admin files came with the
+		// repository, and a planted gitdir would have resume make the
+		// worktree anywhere (runtimes.Check).
+		rec := rec
+		rec.Vouched = false
+		if p := runtimes.Check(accountDir, rt); p.Known {
+			rec.Path, rec.Vouched = p.Place.Worktree, true
 		}
 		// RestoreTranscripts brings them back to a worktree made again
 		// with this name.
