@@ -24,6 +24,7 @@
 package runtimes
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,8 +32,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/fsx"
@@ -115,18 +118,41 @@ func Read(path string) (*Record, error) {
 		return nil, fmt.Errorf(`%s: "runtimes" is not an object; %s`, path, fix)
 	}
 	rts.ForEach(func(k, v gjson.Result) bool {
-		r.Runtimes[k.String()] = Entry{Ino: v.Get("ino").Uint(), Quiet: v.Get("quiet").Int(),
+		r.Runtimes[decodePath(k.String())] = Entry{Ino: v.Get("ino").Uint(), Quiet: v.Get("quiet").Int(),
 			Place: Place{Worktree: absOrEmpty(v.Get("worktree")), GitDir: absOrEmpty(v.Get("gitDir")), CommonDir: absOrEmpty(v.Get("commonDir"))}}
 		return true
 	})
 	return r, nil
 }
 
+// A path that is not valid UTF-8 (a Latin-1 directory name) cannot be a
+// JSON string: json.Marshal would write U+FFFD for its odd bytes, and the
+// record would never name the runtime again (every launch would set it
+// aside). Such a path is kept as base64Prefix + its bytes in base64; a path
+// the record keeps is absolute, so no other begins so.
+const base64Prefix = "base64:"
+
+func encodePath(p string) string {
+	if utf8.ValidString(p) {
+		return p
+	}
+	return base64Prefix + base64.StdEncoding.EncodeToString([]byte(p))
+}
+
+func decodePath(s string) string {
+	if b, ok := strings.CutPrefix(s, base64Prefix); ok {
+		if d, err := base64.StdEncoding.DecodeString(b); err == nil {
+			return string(d)
+		}
+	}
+	return s
+}
+
 // absOrEmpty is v when it is a clean absolute path: the record is the
 // launcher's, but a hand-edited one must not make a relative path resolve
 // against whatever directory a command runs in.
 func absOrEmpty(v gjson.Result) string {
-	p := v.String()
+	p := decodePath(v.String())
 	if v.Type != gjson.String || !filepath.IsAbs(p) || filepath.Clean(p) != p {
 		return ""
 	}
@@ -209,8 +235,10 @@ func (r *Record) Encode() []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		name, _ := json.Marshal(p)
-		id, _ := json.Marshal(r.Runtimes[p])
+		name, _ := json.Marshal(encodePath(p))
+		e := r.Runtimes[p]
+		e.Worktree, e.GitDir, e.CommonDir = encodePath(e.Worktree), encodePath(e.GitDir), encodePath(e.CommonDir)
+		id, _ := json.Marshal(e)
 		b = append(b, "\n    "...)
 		b = append(b, name...)
 		b = append(b, ": "...)
