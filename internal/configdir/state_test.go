@@ -12,9 +12,9 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/gitctx"
-	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/ledger"
 	"github.com/claude-account/claude-account/internal/mcp"
+	"github.com/claude-account/claude-account/internal/runtimes"
 )
 
 // The decisions of a launch, without disk: decideState and decideSettings
