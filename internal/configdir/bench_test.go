@@ -18,6 +18,23 @@ import (
 // BenchmarkMakePlan is the launch-time check of a runtime that is already
 // right (the common case): every input read and compared, nothing to do.
 func BenchmarkMakePlan(b *testing.B) {
+	in := benchRuntime(b, func(acctDir string) {
+		os.WriteFile(filepath.Join(acctDir, ".mcp.json"), []byte(`{"mcpServers":{"a":{"command":"/bin/true","args":["x"]},"b":{"command":"/bin/true"}}}`), 0o600)
+		os.WriteFile(filepath.Join(acctDir, "settings.json"), []byte(`{"model":"opus","permissions":{"allow":["Edit"]}}`), 0o600)
+	})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, err := MakePlan(in)
+		if err != nil || len(p.Steps) != 0 {
+			b.Fatalf("plan: %v, %d steps; want none", err, len(p.Steps))
+		}
+	}
+}
+
+// benchRuntime is the input of a launch in a new repository with account
+// bench (setup writes its files first), after one launch applied its plan.
+func benchRuntime(b *testing.B, setup func(acctDir string)) Input {
 	dir := b.TempDir()
 	repo := filepath.Join(dir, "repo")
 	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
@@ -27,8 +44,9 @@ func BenchmarkMakePlan(b *testing.B) {
 	if err := account.Init("bench", acctDir); err != nil {
 		b.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(acctDir, ".mcp.json"), []byte(`{"mcpServers":{"a":{"command":"/bin/true","args":["x"]},"b":{"command":"/bin/true"}}}`), 0o600)
-	os.WriteFile(filepath.Join(acctDir, "settings.json"), []byte(`{"model":"opus","permissions":{"allow":["Edit"]}}`), 0o600)
+	if setup != nil {
+		setup(acctDir)
+	}
 	a, err := account.Load("bench", acctDir)
 	if err != nil {
 		b.Fatal(err)
@@ -46,14 +64,7 @@ func BenchmarkMakePlan(b *testing.B) {
 	if err := p.Apply(); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p, err := MakePlan(in)
-		if err != nil || len(p.Steps) != 0 {
-			b.Fatalf("plan: %v, %d steps; want none", err, len(p.Steps))
-		}
-	}
+	return in
 }
 
 // BenchmarkMakePlanStamped is the launch-time check of a large .claude.json
@@ -90,32 +101,8 @@ func BenchmarkMakePlanTranscripts(b *testing.B) {
 		fresh bool // transcripts written after the quiet time
 	}{{"none", 0, false}, {"old-50", 50, false}, {"new-50", 50, true}, {"new-500", 500, true}} {
 		b.Run(c.name, func(b *testing.B) {
-			dir := b.TempDir()
-			repo := filepath.Join(dir, "repo")
-			if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
-				b.Fatalf("git init: %v\n%s", err, out)
-			}
-			acctDir := filepath.Join(dir, "home", ".claude-bench")
-			if err := account.Init("bench", acctDir); err != nil {
-				b.Fatal(err)
-			}
-			a, err := account.Load("bench", acctDir)
-			if err != nil {
-				b.Fatal(err)
-			}
-			e := env.Env{"HOME": filepath.Join(dir, "home")}
-			ctx, err := gitctx.Detect(repo, e.Get)
-			if err != nil {
-				b.Fatal(err)
-			}
-			in := Input{Account: a, Context: ctx, Layout: Locate(a, ctx, e), Trust: trust.Store{Dir: filepath.Join(dir, "trust")}, Now: time.Now()}
-			p, err := MakePlan(in)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := p.Apply(); err != nil {
-				b.Fatal(err)
-			}
+			in := benchRuntime(b, nil)
+			acctDir, dir := in.Account.Dir, b.TempDir()
 			write := func() {
 				kd := filepath.Join(in.Layout.ConfigDir, "projects", "-src-app")
 				if err := os.MkdirAll(kd, 0o700); err != nil {
