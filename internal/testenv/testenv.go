@@ -204,6 +204,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"archivedir":  archivedir,
 		"suggested":   suggested,
 		"ondone":      ondone,
+		"killtmux":    killtmux,
 	}
 }
 
