@@ -146,6 +146,26 @@ func TestIdentifyWrapperStartError(t *testing.T) {
 	}
 }
 
+// TestFirstLineKeepsTheCause: a wrapper's complaint under a long TMPDIR
+// (testscripts/claude-versions-doctor-cannot-start.txtar with a 64-character
+// one) is shortened by its paths, and "not found" stays.
+func TestFirstLineKeepsTheCause(t *testing.T) {
+	long := "/" + strings.Repeat("x", 100) + "/go-test-script1/script-claude-versions-doctor-cannot-start"
+	for in, want := range map[string]string{
+		"":                          "",
+		" \n":                       "",
+		"sh: 1: x: not found\nmore": " (sh: 1: x: not found)",
+		long + "/home/bin/claude: 2: exec: " + long + "/gone/claude: not found\n": " (…/bin/claude: 2: exec: …/gone/claude: not found)",
+		"env: '" + long + "/bin/node': No such file or directory":                 " (env: '…/bin/node': No such file or directory)",
+		strings.Repeat("é", 150) + " " + strings.Repeat("w", 150) + " the end":    " (" + strings.Repeat("é", 100) + "…" + strings.Repeat("w", 92) + " the end)",
+		"\x1b]0;t\a" + long + "/c: " + long + "/d: not found":                     " (?]0;t?…/script-claude-versions-doctor-cannot-start/c: …/script-claude-versions-doctor-cannot-start/d: not found)",
+	} {
+		if got := firstLine(in); got != want {
+			t.Errorf("firstLine(%q)\n = %q\nwant %q", in, got, want)
+		}
+	}
+}
+
 func TestParseVersionOutput(t *testing.T) {
 	for in, want := range map[string]string{
 		"2.0.77 (Claude Code)\n": "2.0.77",

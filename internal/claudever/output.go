@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // versionTimeout bounds one `claude --version`: a node-based Claude on a
@@ -109,15 +110,33 @@ func askVersion(path string, env []string) (Version, error) {
 	return v, nil
 }
 
+// maxLine is how many characters of the first line a failing Claude printed
+// a message quotes.
+const maxLine = 200
+
 // firstLine is ` (first line of s)`, shortened, or "" when s is blank.
+//
+// A shell's own complaint names paths around the cause ("/home/u/bin/claude:
+// 2: exec: /home/u/gone/claude: not found"), and the cause is what the
+// message is for: a long line is shortened path by path (shortPath), never by
+// cutting its end, which a long TMPDIR or HOME would push the cause past
+// (macOS's TMPDIR is about 50 characters). Only a line still too long after
+// that (a wrapper's own output, not a path in it) loses its middle.
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return ""
 	}
-	if len(line) > 200 {
-		line = line[:200] + "…"
+	if utf8.RuneCountInString(line) > maxLine {
+		words := strings.Split(line, " ")
+		for i, w := range words {
+			words[i] = shortPath(w)
+		}
+		line = strings.Join(words, " ")
+	}
+	if r := []rune(line); len(r) > maxLine {
+		line = string(r[:maxLine/2]) + "…" + string(r[len(r)-maxLine/2:])
 	}
 	// What a wrapper printed reaches a terminal: no control sequences.
 	line = strings.Map(func(r rune) rune {
@@ -127,6 +146,23 @@ func firstLine(s string) string {
 		return r
 	}, line)
 	return " (" + line + ")"
+}
+
+// shortPath shortens a word that holds a path of more than two elements to
+// what comes before the path (a quote), "…" and its last two elements with
+// what follows them ("'/a/b/c/bin/claude':" becomes "'…/bin/claude':"): which
+// program it was is in those; where it lives the message says elsewhere. Any
+// other word is returned as it is.
+func shortPath(w string) string {
+	first, last := strings.Index(w, "/"), strings.LastIndex(w, "/")
+	if first < 0 {
+		return w
+	}
+	cut := strings.LastIndex(w[:last], "/")
+	if cut <= first {
+		return w
+	}
+	return w[:first] + "…" + w[cut:]
 }
 
 // limited keeps the first n bytes written to it and drops the rest.

@@ -299,12 +299,13 @@ func TestUntouched(t *testing.T) {
 	if Untouched(dir, 0) {
 		t.Error("with no time recorded, nothing is known to be untouched")
 	}
-	time.Sleep(10 * time.Millisecond)
-	quiet := time.Now().UnixNano()
+	// Quiet from the files themselves, not the clock: nothing changed after
+	// the last of them.
+	quiet := max(ctimeOf(t, filepath.Join(dir, ".claude.json")), ctimeOf(t, filepath.Join(dir, "projects/-src-app/1234.jsonl")))
 	if !Untouched(dir, quiet) {
 		t.Error("nothing changed since, yet not untouched")
 	}
-	time.Sleep(10 * time.Millisecond)
+	laterOnDisk(t, quiet)
 	write("projects/-src-app/5678.jsonl") // a transcript: the worktree's own
 	if !Untouched(dir, quiet) {
 		t.Error("a new transcript counts as a change to what the account takes in")
@@ -312,12 +313,46 @@ func TestUntouched(t *testing.T) {
 	for _, rel := range []string{"settings.json", "projects/-src-app/memory/MEMORY.md", "plugins/x/plugin.json", ".claude.json", "agents/mine.md"} {
 		sub := t.TempDir()
 		dir = sub
-		time.Sleep(2 * time.Millisecond)
 		q := time.Now().UnixNano()
-		time.Sleep(10 * time.Millisecond)
+		laterOnDisk(t, q)
 		write(rel)
 		if Untouched(dir, q) {
 			t.Errorf("%s written after the launcher left, yet untouched", rel)
+		}
+	}
+}
+
+// ctimeOf is path's inode change time, in Unix nanoseconds.
+func ctimeOf(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runtimes.Ctime(fi)
+}
+
+// laterOnDisk waits until a file written now is stamped later than at (Unix
+// nanoseconds). The kernel stamps files from a coarse clock that lags
+// time.Now by up to a tick (granularity allows 20 ms), so a file written just
+// after at can still carry at's time, and a fixed sleep shorter than the tick
+// (or a tick longer than the sleep) would let it. It writes a file of its own
+// until one is, a millisecond apart, up to a minute (the clock moves on
+// however loaded the machine).
+func laterOnDisk(t *testing.T, at int64) {
+	t.Helper()
+	dir := t.TempDir()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		f, err := os.CreateTemp(dir, "probe")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if ctimeOf(t, f.Name()) > at {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no file was stamped later than %d within a minute", at)
 		}
 	}
 }

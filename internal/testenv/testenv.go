@@ -67,7 +67,8 @@ func Hermetic(vars []string) []string {
 // Setup gives every script its own HOME, XDG_* dirs and git identity, so no
 // script sees the machine's or another script's accounts, and nothing the
 // go test process inherited steers it (testscript passes on only PATH and a
-// few Go variables today; Hermetic keeps it so).
+// few Go variables today; Hermetic keeps it so). Its Unix sockets go in
+// $SOCKDIR (socketDir).
 func Setup(e *testscript.Env) error {
 	e.Vars = Hermetic(e.Vars)
 	e.Setenv("PATIENCE", strconv.Itoa(int(Patience/time.Second)))
@@ -94,8 +95,34 @@ func Setup(e *testscript.Env) error {
 	}
 	e.Setenv("GIT_CONFIG_GLOBAL", gitconfig)
 	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	sockets, err := socketDir()
+	if err != nil {
+		return err
+	}
+	e.Defer(func() { _ = os.RemoveAll(sockets) })
+	e.Setenv("SOCKDIR", sockets)
 	e.Values[snapshotsKey] = &sync.Map{}
 	return nil
+}
+
+// socketDir makes the script's $SOCKDIR, where its Unix sockets go (tmux -S
+// $SOCKDIR/tmux.sock): a short dir of its own under /tmp, removed when the
+// script ends. A socket's path is limited to 108 bytes (sun_path), and $WORK,
+// under $TMPDIR, is not short: with a 64-character TMPDIR,
+// $WORK/tmux.sock is over 120 and tmux says "File name too long". /tmp is
+// there on every machine the tests run on (a Nix build sandbox has one too);
+// where it cannot be written, $TMPDIR is the fallback.
+func socketDir() (string, error) {
+	dir, err := os.MkdirTemp("/tmp", "ca-")
+	if err != nil {
+		dir, err = os.MkdirTemp("", "ca-")
+	}
+	if err != nil {
+		return "", err
+	}
+	// One spelling of it (macOS's /tmp is a link to /private/tmp): the
+	// launcher records the socket as tmux reports it, and scripts compare.
+	return filepath.EvalSymlinks(dir)
 }
 
 // RealSetup is Setup for a run against the real Claude Code at bin, release
@@ -179,6 +206,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"ondone":      ondone,
 		"clock":       clock,
 		"subst":       subst,
+		"killtmux":    killtmux,
 	}
 }
 
@@ -428,7 +456,7 @@ func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 
 // ondone COMMAND [ARGS…]: run COMMAND when the script ends, passed or
 // failed, before its background commands are waited for: the cleanup of what
-// outlives a failed script (ondone tmux -S $WORK/tmux.sock kill-server).
+// outlives a failed script (ondone tmux -S $SOCKDIR/tmux.sock kill-server).
 func ondone(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: ondone COMMAND [ARGS…]")

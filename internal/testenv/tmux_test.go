@@ -1,0 +1,43 @@
+package testenv
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTmuxGone: killtmux's "is the server gone" reads a socket nobody
+// listens on, or no socket, as gone, and a path too long as an error.
+func TestTmuxGone(t *testing.T) {
+	dir, err := socketDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "s")
+	if gone, err := tmuxGone(sock); !gone || err != nil {
+		t.Errorf("no socket: gone %v, %v", gone, err)
+	}
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Go removes the socket file on Close; a tmux server that exits leaves
+	// it behind, refusing connections: keep it, as tmux does.
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	if gone, err := tmuxGone(sock); gone || err != nil {
+		t.Errorf("listening: gone %v, %v", gone, err)
+	}
+	ln.Close()
+	if _, err := os.Stat(sock); err != nil {
+		t.Fatal(err)
+	}
+	if gone, err := tmuxGone(sock); !gone || err != nil {
+		t.Errorf("left behind: gone %v, %v", gone, err)
+	}
+	if gone, err := tmuxGone(filepath.Join(dir, strings.Repeat("x", 120))); gone || err == nil {
+		t.Errorf("a path over 108 bytes: gone %v, %v", gone, err)
+	}
+}
