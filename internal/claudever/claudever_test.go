@@ -52,6 +52,42 @@ func TestOrder(t *testing.T) {
 	}
 }
 
+// TestBoundaries pins each release boundary: the release before it lacks the
+// feature, the release of it has it. A boundary moved by mistake fails here.
+func TestBoundaries(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		feature       Version
+		before, since Version
+	}{
+		{"TaskListID", TaskListID, V(2, 1, 15), V(2, 1, 16)},
+		{"RemoteMemoryDir", RemoteMemoryDir, V(2, 1, 37), V(2, 1, 38)},
+		{"PluginCacheDir", PluginCacheDir, V(2, 1, 41), V(2, 1, 42)},
+		{"LongProjectKeys", LongProjectKeys, V(2, 1, 46), V(2, 1, 47)},
+		{"WorktreeHooks", WorktreeHooks, V(2, 1, 49), V(2, 1, 50)},
+		{"MemoryPerRepository", MemoryPerRepository, V(2, 1, 62), V(2, 1, 63)},
+		{"TrustPerRepository", TrustPerRepository, V(2, 1, 62), V(2, 1, 63)},
+		{"StopFailureHook", StopFailureHook, V(2, 1, 77), V(2, 1, 78)},
+		{"RateLimitsInStatus", RateLimitsInStatus, V(2, 1, 79), V(2, 1, 80)},
+		{"SecureStorageDir", SecureStorageDir, V(2, 1, 143), V(2, 1, 144)},
+		{"PluginsInSkills", PluginsInSkills, V(2, 1, 156), V(2, 1, 157)},
+	} {
+		before := Binary{Known: true, Version: c.before}
+		since := Binary{Known: true, Version: c.since}
+		if before.Has(c.feature) || before.MayHave(c.feature) {
+			t.Errorf("%s: %v has it, want it first in %v", c.name, c.before, c.since)
+		}
+		if !since.Has(c.feature) || !since.MayHave(c.feature) {
+			t.Errorf("%s: %v lacks it, want it first in %v", c.name, c.since, c.since)
+		}
+		// A release nothing could tell surely has none of them (each is
+		// newer than Oldest), and may have each.
+		if unknown := (Binary{}); unknown.Has(c.feature) || !unknown.MayHave(c.feature) {
+			t.Errorf("%s: an unknown release surely has it, or surely not", c.name)
+		}
+	}
+}
+
 func TestFromPath(t *testing.T) {
 	for p, want := range map[string]string{
 		"/nix/store/0123456789abcdfghijklmnpqrsvwxyz-claude-code-2.1.90/bin/claude":      "2.1.90",

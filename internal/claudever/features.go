@@ -27,6 +27,23 @@ var (
 	// .claude-plugin/plugin.json, as the Nix module declares plugins and LSP
 	// servers) is loaded.
 	PluginsInSkills = V(2, 1, 157)
+	// LongProjectKeys: the projects/ dir of a working directory whose key
+	// (conversation.Key) is over 200 UTF-16 units is named by its first 200,
+	// '-' and a hash of the path (before: the whole key). Read from the code
+	// of 2.0.77, 2.1.90 and 2.1.331, and checked against every key they made.
+	LongProjectKeys = V(2, 1, 47)
+	// WorktreeHooks: the WorktreeCreate and WorktreeRemove hook events
+	// (measured: 2.1.49 rejects a settings value that names them).
+	WorktreeHooks = V(2, 1, 50)
+	// StopFailureHook: the StopFailure hook event, run when the API call
+	// fails (before: Stop runs). Measured with the loopback API stand-in on
+	// 2.0.77, 2.1.77 and 2.1.78: 2.1.77 runs no hook at all from flag
+	// settings that list StopFailure.
+	StopFailureHook = V(2, 1, 78)
+	// RateLimitsInStatus: the status-line command's JSON carries rate_limits
+	// (package usage). Read from the binaries: 2.1.90 has it, 2.0.77 does
+	// not.
+	RateLimitsInStatus = V(2, 1, 80)
 	// Oldest is the oldest release the launcher supports, for what it has.
 	Oldest = V(2, 0, 77)
 )

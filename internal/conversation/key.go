@@ -19,9 +19,6 @@ import (
 	"github.com/claude-account/claude-account/internal/claudever"
 )
 
-// LongKeysSince is the first release that shortens a long key (Key).
-var LongKeysSince = claudever.V(2, 1, 47)
-
 // maxKey is the length past which a key is shortened, in UTF-16 code units.
 const maxKey = 200
 
@@ -31,7 +28,8 @@ const maxKey = 200
 // from 2.1.47 a key longer than 200 units is its first 200, '-', and the
 // base-36 of the absolute 32-bit h*31+unit hash of dir. Read from the code of
 // 2.0.77, 2.1.90 and 2.1.331 and checked against every key they made.
-// long says whether the Claude in use shortens long keys (LongKeysSince).
+// long says whether the Claude in use shortens long keys
+// (claudever.LongProjectKeys).
 // (Native-installer builds 2.1.47–2.1.100 hash with Bun.hash instead: their
 // long keys differ; Find reads every key, so only placing one is affected.)
 func Key(dir string, long bool) string {
@@ -61,5 +59,5 @@ func Key(dir string, long bool) string {
 
 // KeyFor is Key for the Claude c will run.
 func KeyFor(dir string, c claudever.Binary) string {
-	return Key(dir, c.MayHave(LongKeysSince))
+	return Key(dir, c.MayHave(claudever.LongProjectKeys))
 }

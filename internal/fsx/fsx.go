@@ -1,6 +1,8 @@
 // Package fsx is the one place that writes users' files. Every write goes
 // through renameio: a temporary file in the same directory, fsync, rename, so
-// a crash leaves either the old or the new content, never a torn file.
+// a crash leaves either the old or the new content, never a torn file. The
+// one exception, WriteUnsynced, is for a file a crash may lose: it renames
+// too, under the same temporary names, and syncs nothing.
 package fsx
 
 import (
@@ -8,8 +10,10 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -26,6 +30,47 @@ func WriteFile(path string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	return SyncDir(filepath.Dir(path))
+}
+
+// WriteUnsynced atomically replaces path with data, as WriteFile does (a
+// reader sees the old content or the new, never part of it, and the temporary
+// file is one IsTemp knows), but syncs neither the file nor its directory: a
+// crash may lose the write, or leave the file empty. It is only for a file
+// whose loss in a crash costs nothing, written where the syncs would cost
+// every time: a session's state (package session), on a tmpfs, rewritten by
+// a hook at every prompt and stop while Claude waits for the hook. The new
+// file gets perm (umask applied), whatever mode the one it replaces had. An
+// error is the file system's: fs.ErrNotExist when path's directory is
+// missing.
+func WriteUnsynced(path string, data []byte, perm fs.FileMode) error {
+	for attempt := 0; ; attempt++ {
+		tmp := tempName(path)
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) && attempt < 100 {
+			continue // a name another writer took: draw again
+		}
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp, path)
+		}
+		if err != nil {
+			_ = os.Remove(tmp)
+		}
+		return err
+	}
+}
+
+// tempName is a name for a temporary file of path, in its directory, that
+// IsTemp knows: "." + base + digits, as renameio draws them.
+func tempName(path string) string {
+	dir, base := filepath.Split(path)
+	return dir + "." + base + strconv.FormatUint(rand.Uint64()>>1, 10)
 }
 
 // SyncDir makes a rename in dir durable: renameio syncs the file, not the
@@ -103,9 +148,10 @@ func (s *Staged) Commit() error {
 // Discard removes the staged file; the target is untouched.
 func (s *Staged) Discard() { _ = s.f.Cleanup() }
 
-// IsTemp reports whether name is one of the temporary files WriteFile and
-// WriteSecret make for target: "." + target + digits. A kill -9 between
-// creating and renaming one leaves it behind; the next writer may remove it.
+// IsTemp reports whether name is one of the temporary files WriteFile,
+// WriteSecret and WriteUnsynced make for target: "." + target + digits. A
+// kill -9 between creating and renaming one leaves it behind; the next writer
+// may remove it.
 func IsTemp(name, target string) bool {
 	rest, ok := strings.CutPrefix(name, "."+target)
 	if !ok || rest == "" {

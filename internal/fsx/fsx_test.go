@@ -90,6 +90,66 @@ func TestWriteSecretPieces(t *testing.T) {
 	}
 }
 
+// TestWriteUnsynced: the file is replaced whole, at the mode given (not the
+// old file's), under a temporary name IsTemp knows, and nothing is left
+// behind when the write fails.
+func TestWriteUnsynced(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "max-0123456789abcdef.json")
+	if err := os.WriteFile(p, []byte("old, and longer than the new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteUnsynced(p, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	fi, _ := os.Stat(p)
+	if string(got) != "new" || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("got %q mode %v; want \"new\" 0600", got, fi.Mode().Perm())
+	}
+	for i := 0; i < 100; i++ {
+		if tmp := tempName(p); filepath.Dir(tmp) != dir || !IsTemp(filepath.Base(tmp), filepath.Base(p)) {
+			t.Fatalf("temporary name %s is not one IsTemp knows for %s in its dir", tmp, p)
+		}
+	}
+	// The rename fails over a directory: its temporary file goes too.
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteUnsynced(sub, []byte("x"), 0o600); err == nil {
+		t.Fatal("a directory was replaced by a file")
+	}
+	if des, _ := os.ReadDir(dir); len(des) != 2 {
+		t.Fatalf("left behind: %v; want only the file and sub", des)
+	}
+	if err := WriteUnsynced(filepath.Join(dir, "missing", "f"), nil, 0o600); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("in a missing dir: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// BenchmarkWriteFile and BenchmarkWriteUnsynced are a session state's write
+// (a few hundred bytes, replaced) durably and not: the fsyncs WriteUnsynced
+// saves are most of WriteFile's cost on a disk.
+func BenchmarkWriteFile(b *testing.B) {
+	benchmarkWrite(b, func(p string, data []byte) error { return WriteFile(p, data, 0o600) })
+}
+
+func BenchmarkWriteUnsynced(b *testing.B) {
+	benchmarkWrite(b, func(p string, data []byte) error { return WriteUnsynced(p, data, 0o600) })
+}
+
+func benchmarkWrite(b *testing.B, write func(string, []byte) error) {
+	p := filepath.Join(b.TempDir(), "max-0123456789abcdef.json")
+	data := bytes.Repeat([]byte{'s'}, 300)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := write(p, data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestSymlinkRefusesToReplaceAFile(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "commands")

@@ -7,12 +7,12 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/shell"
-	"github.com/claude-account/claude-account/internal/usage"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -124,7 +124,7 @@ func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string
 		return args
 	}
 	a := w.Account
-	records := a.RecordsUsage() && w.Claude.Has(usage.Reported)
+	records := a.RecordsUsage() && w.Claude.Has(claudever.RateLimitsInStatus)
 	if a.Config.StatusLine || records {
 		// Flag settings win over the account's: ours is shown only where
 		// it has none, and the one that records usage runs the account's.
@@ -142,7 +142,7 @@ func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string
 		}
 	}
 	if a.Config.Worktree.UseHooks {
-		if w.Claude.Has(session.WorktreeHooksSince) {
+		if w.Claude.Has(claudever.WorktreeHooks) {
 			// The hook runs inside Claude, where CLAUDE_ACCOUNT_DIR is not
 			// set: name the account dir when it is not the default one.
 			spec.WorktreeHooks = " --account " + a.Name
@@ -150,7 +150,7 @@ func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string
 				spec.WorktreeHooks += " --account-dir " + shell.Quote(a.Dir)
 			}
 		} else {
-			io.Note("[worktree] use_hooks needs Claude Code " + session.WorktreeHooksSince.String() + " or later (this is " + w.Claude.Label() + "); claude --worktree makes its own worktrees")
+			io.Note("[worktree] use_hooks needs Claude Code " + claudever.WorktreeHooks.String() + " or later (this is " + w.Claude.Label() + "); claude --worktree makes its own worktrees")
 		}
 	}
 	out, err := session.WithSettings(args, spec.JSON(), w.dir)

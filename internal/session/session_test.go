@@ -207,6 +207,34 @@ func TestRecord(t *testing.T) {
 	}
 }
 
+// TestForgetSweepsTemps: the temporary files of a session's state that
+// killed hooks left go when the session ends, and only that session's.
+func TestForgetSweepsTemps(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lock")
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	if err := Record(dir, "max-01", "7-1", []byte(`{"hook_event_name":"Stop"}`), now, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := Record(dir, "max-02", "8-1", []byte(`{"hook_event_name":"Stop"}`), now, nil); err != nil {
+		t.Fatal(err)
+	}
+	sd := StateDir(dir)
+	for _, name := range []string{".max-01.json123", ".max-01.json4567890", ".max-02.json123"} {
+		if err := os.WriteFile(filepath.Join(sd, name), []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	Forget(dir, "max-01", "7-1")
+	var left []string
+	des, _ := os.ReadDir(sd)
+	for _, de := range des {
+		left = append(left, de.Name())
+	}
+	if want := []string{".max-02.json123", "max-02.json"}; !slices.Equal(left, want) {
+		t.Errorf("left %q, want %q", left, want)
+	}
+}
+
 func FuzzRecord(f *testing.F) {
 	f.Add([]byte(`{"hook_event_name":"Stop","cwd":"/x","session_id":"s"}`))
 	f.Add([]byte(`{"hook_event_name":"Notification","notification_type":"idle_prompt"}`))

@@ -40,12 +40,8 @@ var Events = []struct {
 	{"PostToolUse", claudever.Oldest},
 	{"PostToolUseFailure", claudever.Oldest},
 	{"Stop", claudever.Oldest},
-	{"StopFailure", claudever.V(2, 1, 78)},
+	{"StopFailure", claudever.StopFailureHook},
 }
-
-// WorktreeHooksSince is the first release with the WorktreeCreate and
-// WorktreeRemove events (2.1.49 rejects settings that name them).
-var WorktreeHooksSince = claudever.V(2, 1, 50)
 
 // Spec is what the launcher adds to one session, as flag settings (claude
 // --settings): nothing of it is written to the account's settings.json, so

@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/jsonx"
 )
 
@@ -219,14 +219,24 @@ func AddWorktree(lockDir, id, token, path string, now time.Time) error {
 }
 
 // Forget removes session id's state when it is token's: the launcher's last
-// act for a session, after Claude exited.
+// act for a session, after Claude exited. It also removes the temporary
+// files of id's state that hooks killed between write and rename left
+// (fsx.IsTemp): the launcher still holds id's lock, and Claude, whose hooks
+// write them, is gone.
 func Forget(lockDir, id, token string) {
 	if ValidID(id) != nil {
 		return
 	}
-	path := filepath.Join(StateDir(lockDir), id+".json")
+	dir := StateDir(lockDir)
+	path := filepath.Join(dir, id+".json")
 	if s := readState(path, token); s.Token == token {
 		_ = os.Remove(path)
+	}
+	des, _ := os.ReadDir(dir)
+	for _, de := range des {
+		if de.Type().IsRegular() && fsx.IsTemp(de.Name(), id+".json") {
+			_ = os.Remove(filepath.Join(dir, de.Name()))
+		}
 	}
 }
 
@@ -245,21 +255,20 @@ func readState(path, token string) *State {
 }
 
 // write replaces the state file: a reader sees the old state or the new one.
+// Nothing is synced (fsx.WriteUnsynced), deliberately: the hook runs at every
+// prompt and stop while Claude waits for it, and a state lost in a crash
+// belongs to a session the crash ended too (Record). A temporary file a
+// killed hook leaves goes with the session (Forget).
 func write(lockDir, path string, s *State) error {
-	tmp := path + "." + strconv.Itoa(os.Getpid()) + ".tmp"
-	err := os.WriteFile(tmp, s.encode(), 0o600)
+	data := s.encode()
+	err := fsx.WriteUnsynced(path, data, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The first state of any session: make the dir, private like the
 		// lock dir it is in.
 		if err := ensureDir(lockDir); err != nil {
 			return fmt.Errorf("hook state: %w", err)
 		}
-		err = os.WriteFile(tmp, s.encode(), 0o600)
-	}
-	if err == nil {
-		if err = os.Rename(tmp, path); err != nil {
-			_ = os.Remove(tmp)
-		}
+		err = fsx.WriteUnsynced(path, data, 0o600)
 	}
 	if err != nil {
 		return fmt.Errorf("hook state: %v; check that %s is a private directory of yours", err, StateDir(lockDir))

@@ -3,9 +3,10 @@
 // read by accounts, ps, the status line and run --account auto.
 //
 // Claude reports them only to its status-line command (rate_limits in the
-// status JSON, from 2.1.80, for a subscriber's login, after the first answer
-// of a session), from the anthropic-ratelimit-unified-{5h,7d}-{utilization,
-// reset} headers of its API answers. Nothing here goes to the network.
+// status JSON, from 2.1.80: claudever.RateLimitsInStatus; for a subscriber's
+// login, after the first answer of a session), from the
+// anthropic-ratelimit-unified-{5h,7d}-{utilization,reset} headers of its API
+// answers. Nothing here goes to the network.
 package usage
 
 import (
@@ -20,17 +21,12 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/jsonx"
 )
 
 // FileName is the usage record's file in the account dir.
 const FileName = ".claude-account-usage.json"
-
-// Reported is the first Claude Code release whose status JSON carries
-// rate_limits (read from the binaries: 2.1.90 has it, 2.0.77 does not).
-var Reported = claudever.V(2, 1, 80)
 
 // Warn is the share of a window past which the status line warns, and Busy
 // the share past which a launch suggests an account with more headroom.
