@@ -173,3 +173,27 @@ func checkNested(g Git, root string) error {
 	}
 	return nil
 }
+
+// Idle reports whether a worktree holds no work: no uncommitted change and no
+// commit beyond the one it was made from; else why not.
+func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
+	g := r.Git.In(e.Path)
+	dirty, err := uncommitted(g)
+	if err != nil {
+		return false, err.Error()
+	}
+	if dirty > 0 {
+		return false, fmt.Sprintf("%d uncommitted change(s)", dirty)
+	}
+	head, err := g.Run("rev-parse", "HEAD")
+	if err != nil {
+		return false, err.Error()
+	}
+	if m != nil && m.BaseOID != "" && head != m.BaseOID {
+		n, _, _ := aheadBehind(g, m.BaseOID, head)
+		if n > 0 {
+			return false, fmt.Sprintf("%d new commit(s)", n)
+		}
+	}
+	return true, ""
+}
