@@ -125,7 +125,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		if err != nil {
 			return nil, err
 		}
-		if dirty > 0 && !o.Force {
+		if holdsWork(work{Changes: dirty}) == heldChanges && !o.Force {
 			return nil, &RemoveError{fmt.Sprintf("%s has %d uncommitted change(s); commit them, or --force saves them under %s first", e.Path, dirty, wipRef)}
 		}
 		if e.HEAD != "" {
@@ -134,7 +134,7 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 				return nil, err
 			}
 			if n > 0 && !o.Force {
-				if ok, _ := contained(g, base, e.HEAD); !ok {
+				if ok, _ := contained(g, base, e.HEAD); holdsWork(work{Commits: n, Merged: ok}) == heldCommits {
 					keep := "branch " + e.Branch
 					if e.Branch == "" {
 						keep = wipRef + "-head"
