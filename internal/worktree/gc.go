@@ -54,18 +54,22 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			v.Why = "claude (" + in.Running[0] + ") runs there"
 		case busy(o.Claudes, in.Path) != "":
 			v.Why = busy(o.Claudes, in.Path)
-		case in.Dirty > 0:
-			v.Why = fmt.Sprintf("%d uncommitted change(s)", in.Dirty)
 		default:
-			pushed := false
-			if n, err := unique(r.Git.In(in.Path), in.HEAD, in.Branch); err == nil && n == 0 {
-				pushed = true
+			w := work{Changes: in.Dirty, Merged: in.Merged}
+			if holdsWork(w) == heldNone {
+				w.Commits = -1 // not known: kept
+				if n, err := unique(r.Git.In(in.Path), in.HEAD, in.Branch); err == nil {
+					w.Commits = n
+				}
 			}
-			if !in.Merged && !pushed {
+			switch holdsWork(w) {
+			case heldChanges:
+				v.Why = fmt.Sprintf("%d uncommitted change(s)", in.Dirty)
+			case heldCommits:
 				v.Why = fmt.Sprintf("%d commit(s) neither merged into %s nor pushed", in.Ahead, in.Base)
-				break
+			default:
+				v.Removed, v.Why = true, "ephemeral, clean and "+map[bool]string{true: "merged", false: "pushed"}[in.Merged]
 			}
-			v.Removed, v.Why = true, "ephemeral, clean and "+map[bool]string{true: "merged", false: "pushed"}[in.Merged]
 		}
 		if v.Removed && !o.DryRun {
 			// A prunable one goes through Remove too: its transcripts are

@@ -65,8 +65,8 @@ func TestRemoveWhenClaudesUnknown(t *testing.T) {
 		t.Errorf("gc: %+v, want it kept: cannot tell", vs)
 	}
 	_, err = r.Remove(e, RemoveOptions{Claudes: unknown, Now: time.Now()})
-	var re *RemoveError
-	if !errors.As(err, &re) || !strings.Contains(err.Error(), "cannot tell whether a Claude works in "+e.Path+": claude (PID 812)") ||
+	var re *Refusal
+	if !errors.As(err, &re) || re.Reason != ReasonClaudeUnknown || !strings.Contains(err.Error(), "cannot tell whether a Claude works in "+e.Path+": claude (PID 812)") ||
 		!strings.HasSuffix(err.Error(), "remove anyway with 'claude-account worktree rm --force "+e.Path+"'") {
 		t.Errorf("rm: %v, want a refusal naming --force", err)
 	}
@@ -75,7 +75,7 @@ func TestRemoveWhenClaudesUnknown(t *testing.T) {
 	}
 	// A Claude that surely works there stops even --force.
 	_, err = r.Remove(e, RemoveOptions{Force: true, Claudes: func(string) ([]int, error) { return []int{812}, nil }, Now: time.Now()})
-	if !errors.As(err, &re) || !strings.Contains(err.Error(), "claude (PID 812) works in") {
+	if !errors.As(err, &re) || re.Reason != ReasonClaude || !strings.Contains(err.Error(), "claude (PID 812) works in") {
 		t.Errorf("rm --force with a Claude there: %v, want a refusal", err)
 	}
 	if _, err := r.Remove(e, RemoveOptions{Force: true, Claudes: unknown, Now: time.Now()}); err != nil {
@@ -104,7 +104,9 @@ func TestRemoveWhenMaybeClaude(t *testing.T) {
 		t.Errorf("gc: %+v, want it kept: %s", vs, says)
 	}
 	_, err = r.Remove(e, RemoveOptions{Claudes: maybe, Now: time.Now()})
-	if err == nil || !strings.Contains(err.Error(), "cannot tell whether a Claude works in "+e.Path+": "+says) {
+	var re *Refusal
+	var ue *claudeproc.UnknownError
+	if !errors.As(err, &re) || re.Reason != ReasonClaudeUnknown || !errors.As(err, &ue) || !strings.Contains(err.Error(), "cannot tell whether a Claude works in "+e.Path+": "+says) {
 		t.Errorf("rm: %v, want a refusal: %s", err, says)
 	}
 	if _, err := os.Stat(e.Path); err != nil {

@@ -12,6 +12,57 @@ import (
 	"strings"
 )
 
+// work is what a worktree holds, as read: the facts holdsWork decides on.
+// A fact a caller does not read is zero, which counts as none.
+type work struct {
+	// Changes counts uncommitted changes: what git status shows, and, where
+	// read, the edits it hides (uncommitted, hiddenEdits).
+	Changes int
+	// Commits counts commits of HEAD found on no other branch, tag or remote
+	// (unique); -1 when that cannot be told, which counts as some.
+	Commits int
+	// Merged: everything HEAD has is on the worktree's base already
+	// (contained: squash merges and cherry-picks included).
+	Merged bool
+	// New counts commits beyond the one the worktree was made from, merged,
+	// pushed or not: work to a caller that asks whether the worktree was used
+	// at all (Idle); 0 for one that asks what removing it would lose.
+	New int
+}
+
+// held is the work holdsWork finds first.
+type held int
+
+const (
+	heldNone    held = iota
+	heldChanges      // uncommitted changes
+	heldNew          // commits since the worktree was made
+	heldCommits      // commits on no other branch, tag or remote, not merged
+)
+
+// holdsWork decides, from facts alone, whether a worktree holds work, and
+// which first: uncommitted changes; then commits made since it was made, for
+// a caller that read them; then commits that are neither merged into its base
+// nor found on another branch, tag or remote, which removing it would lose.
+// A caller reads what costs a git process (Commits, New) only when what it
+// read before finds none: changes come first. The one home of "does this
+// worktree hold work", for Remove (decideRemoval), Idle (AfterExit) and GC;
+// each says it in its own words. Pinned by testscripts worktree-rm-safe,
+// worktree-rm-hidden-edits, worktree-rm-sparse, worktree-rm-squash-merged,
+// worktree-gc, run-worktree, harden-git-merge-driver, harden-git-ref-option
+// and harden-git-submodule-filter.
+func holdsWork(w work) held {
+	switch {
+	case w.Changes > 0:
+		return heldChanges
+	case w.New > 0:
+		return heldNew
+	case w.Commits != 0 && !w.Merged:
+		return heldCommits
+	}
+	return heldNone
+}
+
 // What counts as work a removal would lose, beyond what git status shows.
 
 // hiddenEdits counts files whose content differs from the index though git
@@ -172,4 +223,31 @@ func checkNested(g Git, root string) error {
 		}
 	}
 	return nil
+}
+
+// Idle reports whether a worktree holds no work: no uncommitted change and no
+// commit beyond the one it was made from (holdsWork); else why not.
+func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
+	g := r.Git.In(e.Path)
+	var w work
+	var err error
+	if w.Changes, err = uncommitted(g); err != nil {
+		return false, err.Error()
+	}
+	if holdsWork(w) == heldNone {
+		head, err := g.Run("rev-parse", "HEAD")
+		if err != nil {
+			return false, err.Error()
+		}
+		if m != nil && m.BaseOID != "" && head != m.BaseOID {
+			w.New, _, _ = aheadBehind(g, m.BaseOID, head)
+		}
+	}
+	switch holdsWork(w) {
+	case heldChanges:
+		return false, fmt.Sprintf("%d uncommitted change(s)", w.Changes)
+	case heldNew:
+		return false, fmt.Sprintf("%d new commit(s)", w.New)
+	}
+	return true, ""
 }
