@@ -37,6 +37,11 @@ func (r *Repo) removed(e *Entry, base, saved string, o RemoveOptions) conversati
 // link; none is followed.
 func (r *Repo) archive(gitDir, name string, o RemoveOptions, rec conversation.Removed) ([]string, error) {
 	var notes []string
+	if gitDir == "" || !filepath.IsAbs(gitDir) {
+		// A worktree whose .git could not be read names no git dir: a
+		// relative one would be read against the working directory.
+		return nil, nil
+	}
 	parent := filepath.Join(gitDir, configdir.DirName)
 	des, _ := os.ReadDir(parent)
 	for _, de := range des {
