@@ -1,19 +1,3 @@
-// Package gitctx finds the git context a launch happens in: the row of the
-// fallback matrix in DESIGN.md and the canonical paths that key the runtime
-// dir and the lock.
-//
-// It runs on every launch, so it reads .git files and directories itself
-// instead of starting git, and it mirrors git's own discovery (setup.c):
-// the same walk up, the same ceilings, the same precedence of GIT_DIR,
-// GIT_WORK_TREE, core.bare and core.worktree. Where git has no work tree
-// but the user is plainly in one workspace (cwd inside .git/), it maps the
-// git dir back to its work tree.
-//
-// Not mirrored, because no launch needs them: the safe.directory ownership
-// check and safe.bareRepository (git refuses such repositories; we still
-// key the runtime dir by them), GIT_COMMON_DIR and GIT_OBJECT_DIRECTORY,
-// include directives (git's own format check skips them too) and
-// config.worktree under extensions.worktreeConfig.
 package gitctx
 
 import (
