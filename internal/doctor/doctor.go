@@ -1,6 +1,3 @@
-// Package doctor finds what can stop Claude from working with an account in a
-// workspace, and repairs what it safely can: every finding says what is wrong,
-// where, and what fixes it.
 package doctor
 
 import (
