@@ -190,7 +190,9 @@ func (w *walker) rebase(doc []byte, file, prefix string) ([]byte, error) {
 
 // decide says whether the path rel inside the source, found in the setting
 // key of file, is named in the account instead; when not, it says why and
-// what to do.
+// what to do. Pinned by testscripts/init-from-hooks-rewritten.txtar (a path
+// not taken in) and init-from-link-in-path.txtar (a link on the way to it);
+// an account dir that would need quoting, by no test.
 func (w *walker) decide(file, key, rel, found, to string) bool {
 	if shell.Quote(w.p.Dest) != w.p.Dest {
 		w.warn(rel, fmt.Sprintf("named by %s %s, which still points into %s: %s would need quoting in a command; change the setting by hand", file, key, w.src.Dir, w.p.Dest))

@@ -1,16 +1,3 @@
-// Package adopt takes an existing Claude Code config dir into an account:
-// plain Claude's ~/.claude, whose .claude.json lives beside it in $HOME, or a
-// CLAUDE_CONFIG_DIR-style dir with .claude.json inside. It copies what the
-// account owns (the login, settings, commands, agents, skills, rules, output
-// styles, hooks, CLAUDE.md, plugins, auto-memory, user-scope MCP servers and
-// the account's keys of .claude.json) and leaves what belongs to one config
-// dir (sessions, history, caches).
-//
-// The source is only ever read, and nothing outside it is: a symbolic link
-// in it is copied as a link when it points inside the source at something
-// taken in too, and otherwise left out and reported, never followed. Data
-// flows one way: Find the source, Make a plan (which reads and checks every
-// JSON file, so a parse error stops before anything is written), Apply it.
 package adopt
 
 import (

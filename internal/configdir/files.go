@@ -59,3 +59,14 @@ func isSymlink(path string) bool {
 	fi, err := os.Lstat(path)
 	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
+
+// describe says what kind of file path is, for messages: "a symbolic link
+// to X", "a directory", "a FIFO".
+func describe(path string, fi fs.FileInfo) string {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if t, err := os.Readlink(path); err == nil {
+			return "a symbolic link to " + t
+		}
+	}
+	return fsx.Kind(fi.Mode())
+}

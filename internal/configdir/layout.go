@@ -1,6 +1,3 @@
-// Package configdir builds and repairs the config dir Claude runs with: layer 3,
-// a writable per-workspace dir inside the git dir, whose read-only content is
-// linked to the account (layer 2), never straight into the Nix store.
 package configdir
 
 import (

@@ -144,6 +144,12 @@ type runtimeDecision struct {
 //     so it is the same worktree. It keeps its runtime; its conversations,
 //     kept by the key of the dir they ran in, follow it to the new keys, so
 //     that --resume and --continue find them there.
+//
+// Pinned by TestDecideRuntime and the testscripts harden-hostile-runtime-dir,
+// harden-hostile-runtime-parent (a symlink, never written through),
+// harden-hostile-runtime-owner (writable by others, someone else's),
+// harden-planted-runtime and workspace-copied-repo (not the launcher's: kept
+// aside) and worktree-moved-keeps-conversations (moved: rekeyed).
 func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 	var d runtimeDecision
 	for _, x := range []dirFacts{f.Parent, f.Dir} {

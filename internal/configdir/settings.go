@@ -165,7 +165,10 @@ type settingsDecision struct {
 // decideSettings coalesces the account's settings.json: every key the
 // account declares is enforced, a key no longer declared is dropped, keys
 // Claude wrote are kept, and what an earlier launcher wrote there for itself
-// is taken out.
+// is taken out. Pinned by TestDecideSettings and the testscripts
+// coalesce-settings (declared keys enforced, dropped ones removed, Claude's
+// kept), settings-launcher-entries-removed (the launcher's own entries) and
+// coalesce-invalid-json (an invalid settings.json stops the launch).
 func decideSettings(f settingsFacts) (settingsDecision, error) {
 	var d settingsDecision
 	// What an earlier version wrote here for itself (statusline = true,

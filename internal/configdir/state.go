@@ -253,7 +253,12 @@ type stateDecision struct {
 
 // decideState reconciles the config dir's MCP servers and the account's keys
 // with the ledger, both ways (ledger.Reconcile, HarvestKeys), and puts the
-// repository's trust in once.
+// repository's trust in once. Pinned by the TestDecideState tests and the
+// testscripts sharing-mcp-servers, sharing-ledger-removed (servers, the
+// ledger rebuilt), sharing-account-keys, coalesce-identity-seed (account
+// keys), sharing-trust (trust), harden-launcher-killed-planted (what changed
+// while no Claude ran is taken as seen) and coalesce-invalid-json (an invalid
+// .claude.json stops the launch).
 func decideState(f stateFacts) (stateDecision, error) {
 	d := stateDecision{Seen: f.Seen}
 	d.Seen.Servers = maps.Clone(f.Seen.Servers)
