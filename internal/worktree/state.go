@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/claude-account/claude-account/internal/gitcmd"
 )
 
 // Info is what `worktree list` shows of one worktree.
@@ -35,17 +37,11 @@ type Info struct {
 func dirtyCount(g Git) (int, error) {
 	// No rename detection (a count needs none), and no index refresh written
 	// back: list must not take index.lock in worktrees agents are using.
-	out, err := g.run([]string{"GIT_OPTIONAL_LOCKS=0"}, "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames")
+	out, err := g.run([]string{"GIT_OPTIONAL_LOCKS=0"}, "status", "--porcelain=v2", "--untracked-files=normal", "--no-renames")
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, rec := range strings.Split(out, "\x00") {
-		if len(rec) > 3 {
-			n++
-		}
-	}
-	return n, nil
+	return gitcmd.ParseStatus([]byte(out)).Changed, nil
 }
 
 // aheadBehind counts commits of head not on base, and of base not on head.
