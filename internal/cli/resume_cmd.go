@@ -8,12 +8,10 @@ import (
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/conversation"
-	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
-	"github.com/claude-account/claude-account/internal/ledger"
 	"github.com/claude-account/claude-account/internal/worktree"
-	"github.com/tidwall/gjson"
 )
 
 // ResumeCmd is `claude-account resume`.
@@ -92,7 +90,7 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		return err
 	}
 	if target != conv.Account {
-		if lacks := handoffGaps(accountOf(conv), ws.Account); lacks != "" {
+		if lacks := configdir.HandoffGaps(accountOf(conv), ws.Account).String(); lacks != "" {
 			in.notef("handing conversation %s from %s to %s, which lacks %s", conv.ID, conv.Account, target, lacks)
 		}
 	}
@@ -179,36 +177,6 @@ func (c *ResumeCmd) where(d *Deps, conv conversation.Conversation) (string, erro
 	return path, nil
 }
 
-// handoffGaps names, in a few words, the MCP servers and plugins the account
-// in from has that the account in to lacks: what a conversation handed over
-// may have used and will not find.
-func handoffGaps(from, to *account.Account) string {
-	var parts []string
-	fs, fp := capabilities(from)
-	ts, tp := capabilities(to)
-	if s := missing(fs, ts); s != "" {
-		parts = append(parts, "MCP servers "+s)
-	}
-	if s := missing(fp, tp); s != "" {
-		parts = append(parts, "plugins "+s)
-	}
-	return strings.Join(parts, " and ")
-}
-
-func missing(have, other []string) string {
-	var out []string
-	for _, h := range have {
-		found := false
-		for _, o := range other {
-			found = found || o == h
-		}
-		if !found {
-			out = append(out, h)
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
@@ -228,46 +196,4 @@ func accountOf(conv conversation.Conversation) *account.Account {
 		return a
 	}
 	return &account.Account{Name: conv.Account, Dir: conv.AccountDir}
-}
-
-// capabilities are the MCP servers (declared, and those Claude added, from
-// the ledger) and the enabled plugins of account a, by name. Declared ones
-// are read where the account declares them (DeclaredDir: under Nix, the
-// dir home-manager links to the store), plugins also from the account's
-// settings.json, where Claude records those it installs.
-func capabilities(a *account.Account) (servers, plugins []string) {
-	seen := map[string]bool{}
-	add := func(list *[]string, name string) {
-		if !seen[name] {
-			seen[name] = true
-			*list = append(*list, name)
-		}
-	}
-	if data, err := fsx.ReadFile(filepath.Join(a.DeclaredDir(), ".mcp.json")); err == nil {
-		gjson.GetBytes(data, "mcpServers").ForEach(func(k, _ gjson.Result) bool {
-			add(&servers, k.String())
-			return true
-		})
-	}
-	if l, err := ledger.Read(ledger.Path(a.Dir)); err == nil && l != nil {
-		for name := range l.Added {
-			add(&servers, name)
-		}
-	}
-	seen = map[string]bool{}
-	for _, dir := range []string{a.DeclaredDir(), a.Dir} {
-		data, err := fsx.ReadFile(filepath.Join(dir, "settings.json"))
-		if err != nil {
-			continue
-		}
-		gjson.GetBytes(data, "enabledPlugins").ForEach(func(k, v gjson.Result) bool {
-			if v.Bool() {
-				add(&plugins, k.String())
-			}
-			return true
-		})
-	}
-	sort.Strings(servers)
-	sort.Strings(plugins)
-	return servers, plugins
 }

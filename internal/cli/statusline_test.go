@@ -12,21 +12,8 @@ import (
 
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/statusline"
 )
-
-func TestParseGitState(t *testing.T) {
-	for in, want := range map[string]string{
-		"# branch.oid abc\n# branch.head main\n":                       "",
-		"# branch.head main\n# branch.ab +2 -0\n":                      "↑2",
-		"# branch.ab +0 -3\n1 .M N... 100644 100644 100644 a b file\n": "* ↓3",
-		"# branch.head main\n? untracked\n":                            "*",
-		"# branch.ab +1 -1\n":                                          "↑1 ↓1",
-	} {
-		if got := parseGitState([]byte(in)).String(); got != want {
-			t.Errorf("parseGitState(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
 
 // BenchmarkStatusline is one status line in a typical repository (2,000
 // tracked files in 40 directories, a linked worktree, one modified file):
@@ -74,10 +61,10 @@ func BenchmarkStatusline(b *testing.B) {
 	if _, err := bindingBind(e, dir, "bench"); err != nil {
 		b.Fatal(err)
 	}
-	var in statusInput
+	var in statusline.Input
 	in.Workspace.CurrentDir = wt
 	in.Model.DisplayName = "Opus"
-	if got := statusLine(d, in, true); got != "bench · wt (fix) · * · Opus" {
+	if got := statusLine(d, in, true).String(); got != "bench · wt (fix) · * · Opus" {
 		b.Fatalf("line = %q", got)
 	}
 	// no-git is the pure-Go part alone: detection, HEAD, the bindings file.
@@ -89,7 +76,7 @@ func BenchmarkStatusline(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				statusLine(d, in, useGit)
+				_ = statusLine(d, in, useGit).String()
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitcmd"
 )
 
 // fetchRefspec makes fetch keep refs/remotes/origin/*, which a bare clone
@@ -214,22 +215,22 @@ func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (
 	if err != nil {
 		return wt, localError(repo, err)
 	}
-	entries := parseWorktrees(list)
+	entries := gitcmd.ParseWorktrees([]byte(list))
 	_, statErr := os.Lstat(dir)
 	exists := statErr == nil
 	if statErr != nil && !errors.Is(statErr, fs.ErrNotExist) {
 		return wt, fmt.Errorf("clone: %w", statErr)
 	}
 	for _, e := range entries {
-		if !fsx.SamePath(e.path, dir) {
+		if !fsx.SamePath(e.Path, dir) {
 			continue
 		}
 		switch {
 		case !exists:
 			return wt, fmt.Errorf("clone: %s is registered as a worktree of %s but is missing; run 'git --git-dir=%s worktree prune' and clone again", dir, repo, repo)
-		case e.branch != "refs/heads/"+branch:
+		case e.Branch != "refs/heads/"+branch:
 			on := "a detached HEAD"
-			if b, ok := strings.CutPrefix(e.branch, "refs/heads/"); ok {
+			if b, ok := strings.CutPrefix(e.Branch, "refs/heads/"); ok {
 				on = "branch " + b
 			}
 			return wt, fmt.Errorf("clone: %s is a worktree on %s, not %s; check out %s there yourself, or move it away", dir, on, branch, branch)
@@ -241,8 +242,8 @@ func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (
 		return wt, fmt.Errorf("clone: %s exists and is not a worktree of %s; move it away and run clone again", dir, repo)
 	}
 	for _, e := range entries {
-		if e.branch == "refs/heads/"+branch {
-			return wt, fmt.Errorf("clone: branch %s is already checked out in %s; use that worktree, or pick another --branch", branch, e.path)
+		if e.Branch == "refs/heads/"+branch {
+			return wt, fmt.Errorf("clone: branch %s is already checked out in %s; use that worktree, or pick another --branch", branch, e.Path)
 		}
 	}
 
@@ -330,27 +331,6 @@ func EnsureWorktree(ctx context.Context, g Git, repo, dir, branch, def string) (
 		wt.Submodules = true
 	}
 	return wt, nil
-}
-
-type worktreeEntry struct {
-	path   string
-	branch string // refs/heads/B; "" when detached or bare
-}
-
-// parseWorktrees reads git worktree list --porcelain.
-func parseWorktrees(out string) []worktreeEntry {
-	var es []worktreeEntry
-	for _, line := range strings.Split(out, "\n") {
-		switch k, v, _ := strings.Cut(line, " "); k {
-		case "worktree":
-			es = append(es, worktreeEntry{path: v})
-		case "branch":
-			if len(es) > 0 {
-				es[len(es)-1].branch = v
-			}
-		}
-	}
-	return es
 }
 
 // remoteError is a failed clone or fetch: the remote is the likely cause.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 	"time"
 
@@ -39,20 +38,6 @@ func TestLayout(t *testing.T) {
 	}
 	if got := l.Worktree(s, "fix/x"); got != "/b/worktrees/o__r/fix+x" {
 		t.Errorf("Worktree = %s", got)
-	}
-}
-
-func TestParseWorktrees(t *testing.T) {
-	out := "worktree /b/repos/o__r.git\nbare\n\n" +
-		"worktree /b/worktrees/o__r/main\nHEAD 1234\nbranch refs/heads/main\n\n" +
-		"worktree /b/worktrees/o__r/x\nHEAD 1234\ndetached\nprunable gitdir file points to non-existent location\n"
-	want := []worktreeEntry{
-		{path: "/b/repos/o__r.git"},
-		{path: "/b/worktrees/o__r/main", branch: "refs/heads/main"},
-		{path: "/b/worktrees/o__r/x"},
-	}
-	if got := parseWorktrees(out); !reflect.DeepEqual(got, want) {
-		t.Errorf("parseWorktrees = %+v, want %+v", got, want)
 	}
 }
 

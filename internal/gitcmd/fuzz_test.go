@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -252,4 +253,57 @@ func TestShortRef(t *testing.T) {
 			t.Errorf("ShortRef(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
 		}
 	}
+}
+
+// FuzzParseWorktrees: whatever git prints (or anything else), ParseWorktrees
+// gives one entry for each "worktree" line, and the entries read back the
+// same from what git would print for them.
+func FuzzParseWorktrees(f *testing.F) {
+	f.Add([]byte("worktree /r.git\nbare\n\nworktree /w/main\nHEAD 1234\nbranch refs/heads/main\n\n"))
+	f.Add([]byte("worktree /w/x\nHEAD 1234\ndetached\nlocked reason\nprunable gitdir file points to non-existent location\n"))
+	f.Add([]byte("HEAD 1\nworktree\nworktree a b\nbranch\n\x00\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		list := ParseWorktrees(data)
+		n := 0
+		for _, line := range bytes.Split(data, []byte{'\n'}) {
+			if k, _, _ := bytes.Cut(line, []byte{' '}); string(k) == "worktree" {
+				n++
+			}
+		}
+		if len(list) != n {
+			t.Fatalf("ParseWorktrees(%q) gave %d entries for %d worktree lines", data, len(list), n)
+		}
+		for _, w := range list {
+			if strings.Contains(w.Path+w.HEAD+w.Branch, "\n") {
+				t.Fatalf("ParseWorktrees(%q): entry %+v spans lines", data, w)
+			}
+		}
+		if again := ParseWorktrees(printWorktrees(list)); !reflect.DeepEqual(again, list) {
+			t.Fatalf("ParseWorktrees(%q) = %+v, but printed it reads %+v", data, list, again)
+		}
+	})
+}
+
+// FuzzParseStatus: whatever git prints (or anything else), ParseStatus
+// counts no more entries than lines, no negative commits, and reads back the
+// same from what git would print for it.
+func FuzzParseStatus(f *testing.F) {
+	f.Add([]byte("# branch.oid abc\n# branch.head main\n# branch.upstream origin/main\n# branch.ab +2 -1\n1 .M N... 100644 100644 100644 a b f\n? u\n"))
+	f.Add([]byte("# branch.ab +-2 -99999999999999999999999\n2 R. N... 100644 100644 100644 a b R100 new\told\n"))
+	f.Add([]byte("#\n\n? \"new\\nline\"\nu UU"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := ParseStatus(data)
+		if st.Ahead < 0 || st.Behind < 0 || st.Changed < 0 || st.Changed > bytes.Count(data, []byte{'\n'})+1 {
+			t.Fatalf("ParseStatus(%q) = %+v", data, st)
+		}
+		if !st.Upstream && (st.Ahead != 0 || st.Behind != 0) {
+			t.Fatalf("ParseStatus(%q) = %+v: commits without an upstream", data, st)
+		}
+		if st.Changed > 1<<16 {
+			return
+		}
+		if again := ParseStatus(printStatus(st)); again != st {
+			t.Fatalf("ParseStatus(%q) = %+v, but printed it reads %+v", data, st, again)
+		}
+	})
 }

@@ -70,6 +70,9 @@
 //
 // Needs git 2.31 (GIT_CONFIG_COUNT); the callers' --end-of-options needs
 // 2.24, and 2.30 for rev-parse.
+//
+// What git's porcelain commands print is read here too, once for every
+// caller (porcelain.go): ParseWorktrees and ParseStatus.
 package gitcmd
 
 import (

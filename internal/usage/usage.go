@@ -174,6 +174,19 @@ func Record(accountDir string, u Usage, now time.Time) error {
 	return fsx.WriteFile(Path(accountDir), u.JSON(), 0o600)
 }
 
+// Observe records the figures of Claude's status-line JSON as the usage of
+// the account kept in accountDir, and returns the usage to show: those
+// figures when any is Believable, else the account's record. A record that
+// cannot be written costs the figure, never the line.
+func Observe(accountDir string, status []byte, now time.Time) Usage {
+	if u, _ := FromStatus(status); u.Believable(now).Known() {
+		_ = Record(accountDir, u, now)
+		return u.Believable(now)
+	}
+	u, _ := Read(accountDir, now)
+	return u
+}
+
 // newer is the window to keep of a recorded one and a reported one: the
 // reported one, but for a report that lacks it, that comes from an earlier
 // window, or that shows less of the same window.

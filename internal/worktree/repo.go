@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitcmd"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
@@ -80,7 +81,8 @@ func isBareCommon(common string, env []string) bool {
 // PathFor is the worktree dir of a slug.
 func (r *Repo) PathFor(slug string) string { return filepath.Join(r.Dir, Flatten(slug)) }
 
-// Entry is one line group of `git worktree list --porcelain`.
+// Entry is a worktree git knows of (gitcmd.Worktree), with its branch by
+// its short name.
 type Entry struct {
 	Path     string
 	HEAD     string
@@ -98,26 +100,9 @@ func (r *Repo) Entries() ([]Entry, error) {
 		return nil, err
 	}
 	var list []Entry
-	var cur *Entry
-	for _, line := range strings.Split(out, "\n") {
-		key, val, _ := strings.Cut(line, " ")
-		switch key {
-		case "worktree":
-			list = append(list, Entry{Path: val})
-			cur = &list[len(list)-1]
-		case "HEAD":
-			cur.HEAD = val
-		case "branch":
-			cur.Branch = strings.TrimPrefix(val, "refs/heads/")
-		case "bare":
-			cur.Bare = true
-		case "detached":
-			cur.Detached = true
-		case "locked":
-			cur.Locked = true
-		case "prunable":
-			cur.Prunable = true
-		}
+	for _, w := range gitcmd.ParseWorktrees([]byte(out)) {
+		list = append(list, Entry{Path: w.Path, HEAD: w.HEAD, Branch: strings.TrimPrefix(w.Branch, "refs/heads/"),
+			Bare: w.Bare, Detached: w.Detached, Locked: w.Locked, Prunable: w.Prunable})
 	}
 	return list, nil
 }

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/claude-account/claude-account/internal/gitcmd"
+	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
 // Info is what `worktree list` shows of one worktree.
@@ -35,17 +38,35 @@ type Info struct {
 func dirtyCount(g Git) (int, error) {
 	// No rename detection (a count needs none), and no index refresh written
 	// back: list must not take index.lock in worktrees agents are using.
-	out, err := g.run([]string{"GIT_OPTIONAL_LOCKS=0"}, "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames")
+	out, err := g.run([]string{"GIT_OPTIONAL_LOCKS=0"}, "status", "--porcelain=v2", "--untracked-files=normal", "--no-renames")
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, rec := range strings.Split(out, "\x00") {
-		if len(rec) > 3 {
-			n++
+	return gitcmd.ParseStatus([]byte(out)).Changed, nil
+}
+
+// StatusOf is the state of the worktree of ctx, as the status line shows
+// it: one `git status --porcelain=v2 --branch`, taking no lock (an agent may
+// be committing there). A branch without an upstream (every branch New
+// makes) or a detached HEAD counts Ahead against the worktree's base
+// (BaseOf), as List does: a second git process, only then; 0 when git
+// cannot tell (no such base, no commit yet). The base comes from the
+// repository (its remote HEAD, the worktree's record): after
+// --end-of-options it is a revision even when it reads as an option.
+func StatusOf(ctx gitctx.Context, env []string) (gitcmd.Status, error) {
+	g := Git{Dir: ctx.Toplevel, Env: env}
+	noLocks := []string{"GIT_OPTIONAL_LOCKS=0"}
+	out, err := g.run(noLocks, "status", "--porcelain=v2", "--branch")
+	if err != nil {
+		return gitcmd.Status{}, err
+	}
+	st := gitcmd.ParseStatus([]byte(out))
+	if !st.Upstream {
+		if out, err := g.run(noLocks, "rev-list", "--count", "--end-of-options", BaseOf(ctx, env)+"..HEAD", "--"); err == nil {
+			st.Ahead, _ = strconv.Atoi(strings.TrimSpace(out))
 		}
 	}
-	return n, nil
+	return st, nil
 }
 
 // aheadBehind counts commits of head not on base, and of base not on head.
