@@ -23,27 +23,62 @@ import (
 // CLAUDE_STUB_VERSION says otherwise: the newest the launcher knows.
 const StubVersion = "2.1.330"
 
-// StubClaude stands in for Claude Code: it prints what it was started with.
-// CLAUDE_STUB_VERSION (or, for mkclaude -native, its package) is the release
-// it answers --version with.
-// CLAUDE_STUB_EXIT=N makes it exit N. CLAUDE_STUB_READY=FILE makes it write
-// "<launcher pid>\n<own pid>\n" to FILE and then wait for signals, printing
-// each (also to FILE.log); INT, TERM, HUP and QUIT end it (exit 0, or death by
-// that signal when CLAUDE_STUB_DIE=1), only TERM when CLAUDE_STUB_KEEP=1.
-// CLAUDE_STUB_STDIN=1 echoes its stdin; CLAUDE_STUB_TOUCH=FILE writes FILE in
-// its working directory, as Claude editing code would; CLAUDE_STUB_SH=SCRIPT
-// runs SCRIPT with sh, as Claude changing its own files would.
+// StubClaude stands in for Claude Code: it prints what it was started with,
+// does what its CLAUDE_STUB_* switches ask, in the order of the table below,
+// and exits 0.
 //
-// A leading --settings VALUE (the flag settings the launcher adds) is printed
-// as settings=VALUE, apart from the arguments. CLAUDE_STUB_HOOKS="STEP …" runs
-// the hooks of those settings as Claude runs them (sh -c COMMAND, the hook's
-// JSON on stdin): each STEP is EVENT[:DETAIL][,EVENT…], DETAIL being the
-// notification_type of a Notification, the source of a SessionStart or the
-// name of a WorktreeCreate; the
-// first step runs at start, each SIGUSR1 runs the next, and each step done is
-// logged as "hooks=STEP" in FILE.log (with CLAUDE_STUB_READY=FILE).
-// CLAUDE_STUB_HOOK_CWD sets the hooks' "cwd" (default: the stub's own),
-// CLAUDE_STUB_SESSION_ID their "session_id".
+// Started with --version alone, it only answers "V (Claude Code)", V being
+// the release of its package when it is in one of its own (mkclaude
+// -native), else CLAUDE_STUB_VERSION, else StubVersion. Otherwise it prints,
+// one a line: config=$CLAUDE_CONFIG_DIR, task=$CLAUDE_CODE_TASK_LIST_ID and
+// account=$CLAUDE_ACCOUNT; securestorage=, memory= and plugins= (what a
+// runtime shares with its account: CLAUDE_SECURESTORAGE_CONFIG_DIR,
+// CLAUDE_CODE_REMOTE_MEMORY_DIR, CLAUDE_CODE_PLUGIN_CACHE_DIR) when set; a
+// leading --settings VALUE (the flag settings the launcher adds) as
+// settings=VALUE, apart from the arguments; and each other argument as
+// argN="…" (Go-quoted, N from 0).
+//
+// Every switch, in the order it acts:
+//
+//	CLAUDE_STUB_VERSION=V      the release it answers --version with (mkclaude's
+//	                           cli.js sets it); a -native package's wins
+//	CLAUDE_STUB_ENV=NAME       print "env NAME=<$NAME>" (before settings=)
+//	CLAUDE_STUB_HOOKS="STEP …" run the hooks of the flag settings as Claude runs
+//	                           them (sh -c COMMAND, the hook's JSON on stdin, its
+//	                           output to stderr, a failure reported there); each
+//	                           STEP is EVENT[:DETAIL][,EVENT…], DETAIL being the
+//	                           notification_type of a Notification, the source
+//	                           of a SessionStart (default startup) or the name
+//	                           of a WorktreeCreate; the first step runs at
+//	                           start, each SIGUSR1 runs the next, and each step
+//	                           done is logged as "hooks=STEP" in FILE.log (with
+//	                           CLAUDE_STUB_READY=FILE)
+//	CLAUDE_STUB_HOOK_CWD=DIR   the hooks' "cwd" (default: the stub's own)
+//	CLAUDE_STUB_SESSION_ID=ID  the hooks' "session_id" (default
+//	                           stub-session-0001)
+//	CLAUDE_STUB_STATUS=FILE    run the status line as Claude does after an
+//	                           answer, with FILE's JSON on stdin, and print
+//	                           statusline="<its output>" (and statuspadding=),
+//	                           or statusline=none when none is set (runStatusLine);
+//	                           exit 97 when FILE cannot be read
+//	CLAUDE_STUB_TOUCH=FILE     write FILE in its working directory, as Claude
+//	                           editing code would
+//	CLAUDE_STUB_SH=SCRIPT      run SCRIPT with sh -e, output passed through, as
+//	                           Claude changing its own files would; exit 98
+//	                           when it fails
+//	CLAUDE_STUB_STDIN=1        print each line of its stdin, to its end, as
+//	                           stdin=LINE
+//	CLAUDE_STUB_READY=FILE     write "<launcher pid>\n<own pid>\n" to FILE (exit
+//	                           99 when it cannot), then wait for signals,
+//	                           printing each as signal=NAME (also to FILE.log):
+//	                           INT, TERM, HUP and QUIT end it (exit 0), WINCH
+//	                           does not, USR1 runs the next CLAUDE_STUB_HOOKS step
+//	CLAUDE_STUB_KEEP=1         with READY, only TERM ends it, like Claude, where
+//	                           one Ctrl-C only asks "press again to exit"
+//	CLAUDE_STUB_DIE=1          with READY, a signal that ends it kills it (death
+//	                           by that signal, not exit 0)
+//	CLAUDE_STUB_EXIT=N         exit N instead of 0 (without READY, whose signals
+//	                           decide how it ends)
 func StubClaude() {
 	if len(os.Args) == 2 && os.Args[1] == "--version" {
 		// As Claude answers it: the launcher asks once per binary. A stub
