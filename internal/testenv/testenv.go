@@ -1,6 +1,3 @@
-// Package testenv is the world the end-to-end testscripts run in: a private
-// HOME and XDG dirs, a git identity, real git repositories made by small
-// commands, and a stub claude that reports what it was started with.
 package testenv
 
 import (
