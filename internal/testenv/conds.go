@@ -1,0 +1,53 @@
+package testenv
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	goruntime "runtime"
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/claudever"
+)
+
+// Condition answers the scripts' [conditions]; an unknown one is an error,
+// so a typo cannot silently skip a test. With the stub claude, [realclaude] is
+// false and [claude:X.Y.Z] compares with StubVersion.
+func Condition(cond string) (bool, error) {
+	return condition(cond, "", StubVersion)
+}
+
+// RealCondition answers them for a run against the real Claude Code at bin,
+// release v: [realclaude] holds, [claude:X.Y.Z] holds when v is X.Y.Z or newer.
+func RealCondition(bin string, v claudever.Version) func(string) (bool, error) {
+	ok := exec.Command(bin, "--version").Run() == nil
+	return func(cond string) (bool, error) {
+		if cond == "realclaude" {
+			return ok, nil
+		}
+		return condition(cond, bin, v.String())
+	}
+}
+
+func condition(cond, real, version string) (bool, error) {
+	if want, ok := strings.CutPrefix(cond, "claude:"); ok {
+		w, ok := claudever.Parse(want)
+		if !ok || w.String() != want {
+			return false, fmt.Errorf("condition %q: want claude:X.Y.Z", cond)
+		}
+		v, _ := claudever.Parse(version)
+		return v.AtLeast(w), nil
+	}
+	switch cond {
+	case "linux":
+		return goruntime.GOOS == "linux", nil
+	case "root":
+		return os.Geteuid() == 0, nil
+	case "unshare":
+		// A private mount namespace lets a test make a read-only mount.
+		return exec.Command("unshare", "-m", "true").Run() == nil, nil
+	case "realclaude":
+		return real != "", nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
