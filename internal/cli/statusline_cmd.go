@@ -66,7 +66,9 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 		}
 	}
 	line.Usage, line.Now = used, d.Now()
-	if c.Waiting && line.Account != "" {
+	if c.Waiting {
+		// Asked with no account known too: it counts none then, but a lock
+		// dir it refuses is still named (lock.readable).
 		line.Waiting = waitingCount(d, line.Account, in.SessionID)
 	}
 	d.stdout().Line(line.String())

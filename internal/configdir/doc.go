@@ -62,6 +62,8 @@
 //   - accountkeys.go: which keys of .claude.json the account's config dirs
 //     share.
 //   - overlay.go: the workspace's trusted project MCP servers.
+//   - capabilities.go: an account's MCP servers and plugins by name, and
+//     what a handoff to another account lacks (CapabilitiesOf, HandoffGaps).
 //   - projecttrust.go: the paths Claude keys a repository's trust by.
 //   - record.go: the launcher's record in a config dir (ManagedFile).
 //   - insync.go, granularity_*.go: the stamp that spares an in-sync launch
