@@ -44,13 +44,13 @@ func Create(name string, p *Plan) error {
 	}
 	// rename(2) replaces only an empty directory: one made in the meantime
 	// holds nothing to lose; anything else makes it fail.
-	if err := os.Rename(stage, p.Dest); err != nil {
+	if err := fsx.Rename(stage, p.Dest); err != nil {
 		if errors.Is(err, fs.ErrExist) || errors.Is(err, syscall.ENOTEMPTY) {
 			return fmt.Errorf("%s appeared while init ran; init never touches an existing account (nothing was written)", p.Dest)
 		}
 		return err
 	}
-	return fsx.SyncDir(parent)
+	return nil // fsx.Rename synced parent
 }
 
 // Add applies a plan to the existing account it was made for: it only makes

@@ -95,7 +95,7 @@ func cloneNew(ctx context.Context, g Git, dir string, src Source) (Repo, error) 
 	if err := keepDefaultBranchOnly(ctx, g, tmp); err != nil {
 		return Repo{}, localError(tmp, err)
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err := fsx.Rename(tmp, dir); err != nil {
 		if _, serr := os.Lstat(dir); serr == nil {
 			return Repo{}, errRaced
 		}

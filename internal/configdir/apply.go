@@ -139,7 +139,7 @@ func applyError(s Step, err error) error {
 // move renames a file or directory; a file that must cross file systems (a
 // runtime in the git dir, the account in HOME) is copied, synced, and removed.
 func move(from, to string) error {
-	err := os.Rename(from, to)
+	err := fsx.Rename(from, to)
 	if !errors.Is(err, syscall.EXDEV) {
 		return err
 	}

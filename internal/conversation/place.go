@@ -58,7 +58,7 @@ func Place(c Conversation, configDir, key string, move bool, now time.Time, keep
 			return Placed{Path: dst, Already: true}, Refresh(dst, now, keep)
 		}
 		p.Replaced = dst + ".replaced-" + now.UTC().Format("20060102T150405Z")
-		if err := os.Rename(dst, p.Replaced); err != nil {
+		if err := fsx.Rename(dst, p.Replaced); err != nil {
 			return Placed{}, err
 		}
 	}

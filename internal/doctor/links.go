@@ -9,6 +9,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/fsx"
 )
 
 func linkNames(in Input) []string {
@@ -90,7 +91,7 @@ func replaced(in Input) []Finding {
 		f := Finding{ID: "replaced-link", Path: path, Fixable: true,
 			Message: fmt.Sprintf("%s is a real %s where a link to %s belongs; '%s' moves it to %s and relinks", path, kind(fi), target, Command(in, "--fix"), filepath.Base(aside))}
 		f.fix = func() (string, error) {
-			if err := os.Rename(path, aside); err != nil {
+			if err := fsx.Rename(path, aside); err != nil {
 				return "", err
 			}
 			if _, err := repairPlan(in)(); err != nil {

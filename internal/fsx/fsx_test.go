@@ -220,3 +220,29 @@ func TestGuardTurnsATruncatedMappingIntoAnError(t *testing.T) {
 		t.Fatal("reading a truncated mapping gave no error")
 	}
 }
+
+func TestRename(t *testing.T) {
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "a", "f"), filepath.Join(dir, "b", "f")
+	for _, d := range []string{filepath.Dir(from), filepath.Dir(to)} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(from, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(from); !os.IsNotExist(err) {
+		t.Errorf("%s still there: %v", from, err)
+	}
+	if data, err := os.ReadFile(to); err != nil || string(data) != "x" {
+		t.Errorf("%s = %q, %v", to, data, err)
+	}
+	// The rename's own error is os.Rename's, unwrapped.
+	if err := Rename(from, to); !os.IsNotExist(err) {
+		t.Errorf("Rename of a missing file = %v, want not-exist", err)
+	}
+}

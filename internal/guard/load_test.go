@@ -221,7 +221,7 @@ func programs(t *testing.T) []*tree {
 		for i, target := range ts {
 			patterns := pkgs
 			if i == 0 {
-				patterns = append(patterns, "./internal/guard/testdata/raw", "./internal/guard/testdata/git")
+				patterns = append(patterns, "./internal/guard/testdata/raw", "./internal/guard/testdata/git", "./internal/guard/testdata/writes")
 			}
 			wg.Add(1)
 			go func() {

@@ -77,8 +77,22 @@ func TestQuiet(t *testing.T) {
 		t.Error("a file written before the launcher left is taken as changed since")
 	}
 	// Something written later (an archive extracted over it), even with an
-	// old mtime, changed since: its inode change time says so.
-	time.Sleep(20 * time.Millisecond)
+	// old mtime, changed since: its inode change time says so. The kernel
+	// stamps files from a coarse clock that lags time.Now by up to a tick:
+	// wait, by polling, until a file written now is stamped after q.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		probe := filepath.Join(dir, "probe")
+		if err := os.WriteFile(probe, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if ChangedSince(probe, q) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no file was stamped after the quiet time within a minute")
+		}
+		os.Remove(probe)
+	}
 	after := filepath.Join(dir, "after")
 	if err := os.WriteFile(after, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)

@@ -141,7 +141,7 @@ func moveAside(src, base string, now time.Time) (string, error) {
 		if _, err := os.Lstat(dst); err == nil {
 			continue
 		}
-		err := os.Rename(src, dst)
+		err := fsx.Rename(src, dst)
 		switch {
 		case err == nil:
 			return dst, nil

@@ -166,7 +166,7 @@ func (m merge) into(src, dst string) (n merged, err error) {
 		return nil
 	})
 	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) && !due {
-		if err := os.Rename(src, dst); err == nil {
+		if err := fsx.Rename(src, dst); err == nil {
 			return merged{moved: count}, nil
 		} else if !errors.Is(err, syscall.EXDEV) {
 			return n, err
@@ -221,7 +221,7 @@ func (m merge) into(src, dst string) (n merged, err error) {
 // moveFile renames a file, or copies and removes it across file systems
 // (the account dir and the git dir may be on different ones).
 func moveFile(src, dst string) error {
-	err := os.Rename(src, dst)
+	err := fsx.Rename(src, dst)
 	if !errors.Is(err, syscall.EXDEV) {
 		return err
 	}
