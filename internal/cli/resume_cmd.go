@@ -1,16 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/conversation"
-	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -61,7 +58,11 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		}
 		accts = append(accts, conversation.Account{Name: a.Name, Dir: a.Dir})
 	}
-	conv, err := pickConversation(conversation.Find(accts), c.ID, c.Account)
+	conv, err := conversation.Pick(conversation.Find(accts), c.ID, c.Account)
+	var amb *conversation.AmbiguousError
+	if errors.As(err, &amb) {
+		return UsageError{err}
+	}
 	if err != nil {
 		return err
 	}
@@ -72,7 +73,13 @@ func (c *ResumeCmd) Run(d *Deps) error {
 	if target == "" {
 		target = conv.Account
 	}
-	dir, err := c.where(d, conv)
+	dir, notes, err := d.Dir, []string(nil), error(nil)
+	if !c.Here {
+		dir, notes, err = worktree.ResumeDir(conv, d.Dir, d.Env.Get, d.Env.List())
+	}
+	for _, n := range notes {
+		d.notef("%s", n)
+	}
 	if err != nil {
 		return err
 	}
@@ -102,90 +109,6 @@ func (c *ResumeCmd) Run(d *Deps) error {
 	io := launchIO(&in)
 	st, err := ws.Session(args, io)
 	return exitStatus(st, withStop(&in, ws, err))
-}
-
-// pickConversation is the conversation id (or an unambiguous prefix) names:
-// account's copy when it has one, else the newest.
-func pickConversation(all []conversation.Conversation, id, account string) (conversation.Conversation, error) {
-	var found []conversation.Conversation
-	ids := map[string]bool{}
-	for _, cv := range all {
-		if cv.ID == id || len(id) < len(cv.ID) && strings.HasPrefix(cv.ID, id) {
-			found = append(found, cv)
-			ids[cv.ID] = true
-		}
-	}
-	switch {
-	case len(found) == 0:
-		return conversation.Conversation{}, fmt.Errorf("no conversation %s in any account ('claude-account sessions --all' lists them)", id)
-	case len(ids) > 1:
-		var names []string
-		for n := range ids {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return conversation.Conversation{}, UsageError{fmt.Errorf("%s names %d conversations (%s); give more of the id", id, len(names), strings.Join(names, ", "))}
-	}
-	for _, cv := range found {
-		if cv.Account == account {
-			return cv, nil
-		}
-	}
-	return found[0], nil // Find sorts newest first
-}
-
-// where is the directory the conversation continues in: the current one
-// with --here; else where it ran, its worktree made again when it was
-// removed; else, when that is not known, the current one.
-func (c *ResumeCmd) where(d *Deps, conv conversation.Conversation) (string, error) {
-	if c.Here {
-		return d.Dir, nil
-	}
-	if conv.Cwd != "" && isDir(conv.Cwd) && (conv.Worktree == "" || within(conv.Cwd, conv.Worktree)) {
-		return conv.Cwd, nil
-	}
-	if conv.Worktree != "" && isDir(conv.Worktree) {
-		return conv.Worktree, nil
-	}
-	if conv.CommonDir == "" || !isDir(conv.CommonDir) {
-		d.notef("the directory conversation %s ran in (%s) is gone; it continues in %s", conv.ID, conv.Cwd, d.Dir)
-		return d.Dir, nil
-	}
-	rec := conversation.Removed{Path: conv.Worktree, Branch: conv.Branch, CommonDir: conv.CommonDir}
-	vouched := conv.Vouched
-	if conv.Saved != nil {
-		rec, vouched = *conv.Saved, conv.Saved.Vouched
-	}
-	ctx, err := gitctx.Detect(conv.CommonDir, d.Env.Get)
-	if err != nil {
-		return "", err
-	}
-	r, err := worktree.Open(ctx, "", d.Env.List())
-	if err != nil {
-		return "", err
-	}
-	path, notes, err := r.Remake(rec, vouched)
-	for _, n := range notes {
-		d.notef("%s", n)
-	}
-	if err != nil {
-		return "", err
-	}
-	if rel, err := filepath.Rel(conv.Worktree, conv.Cwd); err == nil && !strings.HasPrefix(rel, "..") && isDir(filepath.Join(path, rel)) {
-		return filepath.Join(path, rel), nil
-	}
-	return path, nil
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
-}
-
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // accountOf is the account a conversation belongs to, with its
