@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -58,7 +59,50 @@ func ReadMeta(path string) (Meta, error) {
 		}
 	}
 	m.fill(head, tail)
+	if m.Cwd == "" && fi.Size() > window {
+		// A first line longer than the window (a pasted log as the first
+		// prompt) is cut there: read on until its fields are whole, so
+		// the conversation is not taken for one that holds none.
+		cwd, branch, prompt := longFirstLine(f, fi.Size())
+		m.Cwd = cwd
+		if m.Branch == "" && branch != "HEAD" {
+			m.Branch = branch
+		}
+		if m.Title == m.ID[:min(8, len(m.ID))] && prompt != "" {
+			m.Title = prompt
+		}
+	}
 	return m, nil
+}
+
+// longLimit bounds how far longFirstLine reads: a first line longer than this
+// is not a transcript Claude wrote.
+const longLimit = 64 << 20
+
+// longFirstLine is the cwd, git branch and prompt of the first line of f
+// that has a cwd, read a window at a time up to longLimit; "" when none has.
+func longFirstLine(f *os.File, size int64) (cwd, branch, prompt string) {
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, min(size, longLimit)), window)
+	for {
+		var long []byte
+		line, err := r.ReadSlice('\n')
+		for err == bufio.ErrBufferFull {
+			// ReadSlice's buffer holds a window: gather the rest.
+			long = append(long, line...)
+			line, err = r.ReadSlice('\n')
+		}
+		if long != nil {
+			line = append(long, line...)
+		}
+		if bytes.Contains(line, []byte(`"cwd"`)) {
+			if c := gjson.GetBytes(line, "cwd").String(); c != "" {
+				return c, gjson.GetBytes(line, "gitBranch").String(), promptOf(line)
+			}
+		}
+		if err != nil {
+			return "", "", ""
+		}
+	}
 }
 
 // titleFields are the lines that title a conversation, most telling first

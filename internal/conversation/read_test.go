@@ -56,3 +56,23 @@ func FuzzReadMeta(f *testing.F) {
 		}
 	})
 }
+
+// A first line longer than the window read (a pasted log as the first
+// prompt) still gives the conversation's cwd, branch and title.
+func TestReadMetaLongFirstLine(t *testing.T) {
+	for _, size := range []int{window - 100, window + 1, 3*window + 7, 40 * window} {
+		log := strings.Repeat("x", size)
+		first := `{"parentUuid":null,"type":"user","cwd":"/src/app","gitBranch":"main","sessionId":"s","message":{"role":"user","content":"look at this ` + log + `"},"uuid":"u1"}` + "\n"
+		path := filepath.Join(t.TempDir(), "77777777-7777-4777-8777-777777777777.jsonl")
+		if err := os.WriteFile(path, []byte(first+`{"type":"assistant","message":{"role":"assistant","content":"ok"},"uuid":"a1"}`+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadMeta(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Cwd != "/src/app" || m.Branch != "main" || !strings.HasPrefix(m.Title, "look at this xxx") {
+			t.Errorf("first line of %d bytes: cwd %q, branch %q, title %q", len(first), m.Cwd, m.Branch, m.Title)
+		}
+	}
+}
