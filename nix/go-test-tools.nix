@@ -50,6 +50,7 @@
     ];
     gnugrep = [ "grep" ];
     gnused = [ "sed" ];
+    gnutar = [ "tar" ];
     jq = [ "jq" ];
     lsof = [ "lsof" ];
     tmux = [ "tmux" ];
