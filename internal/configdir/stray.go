@@ -20,7 +20,9 @@ func launcherLinks() []string { return append(slices.Clone(Linked), "settings.js
 // setAsideStrayLinks plans that every other link in a runtime the launcher
 // made is kept aside before Claude starts: in the runtime itself, in
 // projects/ and in each projects/<key>/. The launcher makes none there, and
-// Claude makes directories and files, never links; so one came with the
+// Claude makes none at those levels (2.0.77's debug/latest, a link it does
+// make, is below them and left alone; 2.0.77, 2.1.90 and 2.1.330 make no
+// other in a config dir by a session or mcp list, measured); so one came with the
 // repository (an archive extracted over the checkout keeps the runtime's
 // inode), and Claude would write its transcripts through it, or the launch
 // take another account's memory for this runtime's. Kept, not removed: it is
