@@ -163,7 +163,8 @@ func (c *InitCmd) adopt(d *Deps, dir string) error {
 	if err != nil {
 		return err
 	}
-	convs := planConversations(d, c.Name, dir, src.Dir)
+	convs, left := planConversations(d, c.Name, dir, src.Dir)
+	plan.Skipped = append(plan.Skipped, left...)
 	if !c.DryRun {
 		if c.IntoExisting {
 			err = adopt.Add(plan)

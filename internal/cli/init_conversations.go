@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/adopt"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/gitctx"
@@ -30,10 +31,11 @@ type ImportedConversation struct {
 // worktree it ran in, where a launch of this account there looks for it
 // (--resume, --continue and the picker then find it as if it had run under
 // the launcher), else the account dir (outside git, a repository that is
-// gone, a runtime that is not the launcher's).
-func planConversations(d *Deps, name, accountDir, src string) []ImportedConversation {
+// gone, a runtime that is not the launcher's). What it leaves out of
+// projects/ is named in left, with why: a file Claude cannot resume (its
+// name is no session id), one that holds no message.
+func planConversations(d *Deps, name, accountDir, src string) (out []ImportedConversation, left []adopt.Skip) {
 	a := &account.Account{Name: name, Dir: accountDir}
-	var out []ImportedConversation
 	keys, _ := os.ReadDir(filepath.Join(src, "projects"))
 	for _, k := range keys {
 		if !k.IsDir() {
@@ -42,13 +44,22 @@ func planConversations(d *Deps, name, accountDir, src string) []ImportedConversa
 		files, _ := os.ReadDir(filepath.Join(src, "projects", k.Name()))
 		for _, f := range files {
 			n := f.Name()
+			path := filepath.Join(src, "projects", k.Name(), n)
 			if !f.Type().IsRegular() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") {
+				continue // not a transcript, or a subagent's (2.0.77), which goes with no conversation
+			}
+			if _, ok := conversation.SessionFile(n); !ok {
+				left = append(left, adopt.Skip{Path: path, Why: "its name is not a session id, so Claude cannot resume it"})
 				continue
 			}
-			path := filepath.Join(src, "projects", k.Name(), n)
 			m, err := conversation.ReadMeta(path)
-			if err != nil || m.Cwd == "" {
-				continue // no conversation in it
+			switch {
+			case err != nil:
+				left = append(left, adopt.Skip{Path: path, Why: "it cannot be read: " + err.Error()})
+				continue
+			case m.Cwd == "":
+				left = append(left, adopt.Skip{Path: path, Why: "it holds no message of a conversation (only summaries or metadata)"})
+				continue
 			}
 			ic := ImportedConversation{ID: m.ID, Title: m.Title, Cwd: m.Cwd, To: accountDir, from: path, key: k.Name()}
 			ctx, err := gitctx.Detect(m.Cwd, func(string) string { return "" })
@@ -72,7 +83,7 @@ func planConversations(d *Deps, name, accountDir, src string) []ImportedConversa
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].Cwd < out[j].Cwd || out[i].Cwd == out[j].Cwd && out[i].ID < out[j].ID
 	})
-	return out
+	return out, left
 }
 
 // importConversations copies each planned conversation to its config dir:

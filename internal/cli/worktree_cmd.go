@@ -335,7 +335,12 @@ func age(now, t time.Time) string {
 	}
 	d := now.Sub(t)
 	switch {
+	case d < -time.Minute:
+		// A time ahead of the clock (a skewed clock, a file from another
+		// machine) has no age to give: "-59m" reads as nonsense.
+		return "future"
 	case d < time.Hour:
+		d = max(d, 0)
 		return fmt.Sprintf("%dm", int(d.Minutes()))
 	case d < 48*time.Hour:
 		return fmt.Sprintf("%dh", int(d.Hours()))

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -240,8 +239,8 @@ func transcriptsIn(dir string, t transcript, projects ...string) []transcript {
 		}
 		for _, f := range files {
 			n := f.Name()
-			if !f.Type().IsRegular() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") {
-				continue // subagents' own transcripts (2.0.77), links, dirs
+			if _, ok := SessionFile(n); !ok || !f.Type().IsRegular() {
+				continue // subagents' own transcripts (2.0.77), backups, links, dirs
 			}
 			c := t
 			c.path = filepath.Join(root, k.Name(), n)
