@@ -12,7 +12,7 @@ func TestSessionFile(t *testing.T) {
 		"backup.jsonl":                                   false,
 		"11111111x1111-4111-8111-111111111111.jsonl":     false,
 		"1111111g-1111-4111-8111-111111111111.jsonl":     false,
-		".jsonl":                                         false,
+		".jsonl": false,
 	} {
 		if _, got := SessionFile(name); got != want {
 			t.Errorf("SessionFile(%q) = %v, want %v", name, got, want)
