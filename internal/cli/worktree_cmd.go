@@ -376,7 +376,8 @@ repository inside the worktree that holds work, and any Claude working there. --
 first commits uncommitted work under refs/claude-account/wip/<name> and keeps an
 unmerged branch; it still refuses a nested repository's work and a working Claude,
 which it cannot save. The worktree is found by name, path, branch or directory name.
-Only a merged branch 'worktree new' made is deleted. Claude's transcripts move to
+Only a merged branch 'worktree new' made is deleted (or 'resume', making a removed
+worktree again on that branch). Claude's transcripts move to
 <account dir>/archive first, and come back to a worktree made again with the name.
 Removing the worktree you stand in ends with a line on stderr saying where to go
 (cd to the main worktree).

@@ -95,13 +95,12 @@ func (r *Repo) Remake(rec conversation.Removed, vouched bool) (string, []string,
 
 // recordRemade writes the record (Meta) of a worktree Remake has just made
 // at path, as New writes it: its name is the one New gives that dir
-// (SlugOfDir), and the branch
-// Remake made for it, when it is the one New makes for that name, is
-// recorded as made, so that the next rm deletes it when merged, as it does
-// the branch New made, instead of leaving one more at each rm and resume.
-// A branch of another name is the user's, put back: rm keeps it. A dir
-// whose name is no slug gets no record: rm keeps its branch, as that of a
-// worktree made with plain git.
+// (SlugOfDir), and the branch Remake made for it, when it is the one New
+// makes for that name, is recorded as made, so that the next rm deletes it
+// when merged, as it does the branch New made, instead of leaving one more
+// at each rm and resume. A branch of another name is the user's, put back:
+// rm keeps it. A dir whose name is no slug gets no record: rm keeps its
+// branch, as that of a worktree made with plain git.
 func (r *Repo) recordRemade(path string, rec conversation.Removed, madeBranch bool) error {
 	slug := SlugOfDir(filepath.Base(path))
 	if slug == "" {
