@@ -251,8 +251,9 @@ type removalPlan struct {
 // harden-gc-planted-gitdir, worktree-rm-nested-repo, harden-git-filter,
 // worktree-rm-hidden-edits, worktree-rm-sparse, worktree-rm-squash-merged,
 // worktree-rm-plain-git, worktree-rm-archive, worktree-new-after-rm-force,
-// worktree-gc, worktree-gc-gone-archives and real-claude-worktree-rm-live;
-// and by TestDecideRemoval.
+// worktree-rm-resume-cycle, worktree-ephemeral-after-session, worktree-gc,
+// worktree-gc-gone-archives, real-claude-worktree-rm-live and
+// real-claude-ephemeral-after-session; and by TestDecideRemoval.
 func decideRemoval(f removalFacts) (removalPlan, error) {
 	refuse := func(why Reason, cause error, format string, args ...any) (removalPlan, error) {
 		return removalPlan{}, &Refusal{Reason: why, Path: f.Path, msg: fmt.Sprintf(format, args...), cause: cause}
@@ -339,9 +340,11 @@ func decideRemoval(f removalFacts) (removalPlan, error) {
 		}
 		p.Archive, p.ArchiveDir, p.ArchiveAs, p.RecordBase = true, f.GitDir, name, f.Base
 	}
-	// Only a branch New made for this worktree goes with it: one the user
-	// made (git worktree add -b, or a worktree-NAME branch New checked out
-	// as it was) is theirs, merged or not.
+	// Only a branch New made for this worktree goes with it (or Remake,
+	// making a removed one again on the branch New would make: its record
+	// says so too): one the user made (git worktree add -b, or a
+	// worktree-NAME branch New checked out as it was) is theirs, merged or
+	// not.
 	made := f.Meta != nil && f.Meta.MadeBranch && f.Branch == Branch(f.Meta.Slug)
 	p.KeepBranch = f.Branch != "" && !made
 	p.DropBranch = made && f.HEAD != ""
