@@ -242,7 +242,9 @@ type removalPlan struct {
 // A fact that could not be read fails the removal where it is weighed.
 // Forced, uncommitted work is saved first under refs/claude-account/wip/
 // <name>, a detached HEAD's commits kept under <that>-head. Only a branch
-// New made for the worktree goes with it, and only when merged.
+// New made for the worktree goes with it, and only when merged into a base
+// found on another branch, tag or remote (applyRemoval: the record naming
+// the base is a file of the repository).
 //
 // Pinned by testscripts worktree-rm-safe, worktree-rm-running,
 // worktree-rm-live-claude, worktree-ephemeral-live-claude,
@@ -252,8 +254,9 @@ type removalPlan struct {
 // worktree-rm-hidden-edits, worktree-rm-sparse, worktree-rm-squash-merged,
 // worktree-rm-plain-git, worktree-rm-archive, worktree-new-after-rm-force,
 // worktree-rm-resume-cycle, worktree-ephemeral-after-session, worktree-gc,
-// worktree-gc-gone-archives, real-claude-worktree-rm-live and
-// real-claude-ephemeral-after-session; and by TestDecideRemoval.
+// worktree-gc-gone-archives, harden-rm-base-is-branch,
+// real-claude-worktree-rm-live and real-claude-ephemeral-after-session; and
+// by TestDecideRemoval.
 func decideRemoval(f removalFacts) (removalPlan, error) {
 	refuse := func(why Reason, cause error, format string, args ...any) (removalPlan, error) {
 		return removalPlan{}, &Refusal{Reason: why, Path: f.Path, msg: fmt.Sprintf(format, args...), cause: cause}
