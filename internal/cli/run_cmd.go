@@ -17,7 +17,7 @@ import (
 type RunCmd struct {
 	AccountFlags
 	Worktree  string   `placeholder:"NAME" help:"Run in this worktree of the current repository, making it first if needed (see 'worktree new')."`
-	Ephemeral bool     `help:"With --worktree: remove the worktree after Claude exits if it holds no work."`
+	Ephemeral bool     `help:"With --worktree: remove the worktree after Claude exits if it holds no work, its conversations archived first."`
 	DryRun    bool     `help:"Print what would change and the command that would start, then stop."`
 	Args      []string `arg:"" optional:"" passthrough:"" name:"claude-args" help:"Arguments for Claude, passed verbatim ('--' before them is optional)."`
 }

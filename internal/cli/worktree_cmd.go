@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/claude-account/claude-account/internal/account"
-	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudeproc"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/worktree"
@@ -66,30 +66,11 @@ func repoFor(d *Deps, f AccountFlags) (*worktree.Repo, *account.Account, gitctx.
 	return r, a, ctx, err
 }
 
-// accountDirs finds the dir of the account a worktree's runtime is named for
-// (claude-runtime/<name>) as a launch of that account finds it: the account
-// named on the command line or bound here (a) with the dir it was loaded
-// from, any other in the dir the Nix module declared for it, else its
-// default one. Rm and gc archive a runtime's transcripts there, and only when
-// that account's record says the launcher made the runtime: what the
-// runtime's own files name is never asked.
+// accountDirs is launch.AccountDirs for the account named on the command
+// line or bound here (a): rm and gc archive a runtime's transcripts where a
+// launch of its account finds that account.
 func accountDirs(d *Deps, a *account.Account) func(string) string {
-	return func(name string) string {
-		if a != nil && name == a.Name {
-			return a.Dir
-		}
-		dir, err := binding.DeclaredAccountDir(d.Env, name)
-		if err != nil {
-			return ""
-		}
-		if dir == "" {
-			dir = account.DefaultDir(d.Env, name)
-		}
-		if _, err := account.Load(name, dir); err != nil {
-			return ""
-		}
-		return dir
-	}
+	return launch.AccountDirs(d.Env, a)
 }
 
 // runningIn is lock.RunningIn on the lock dir, saying on stderr why it
@@ -400,7 +381,8 @@ repository inside the worktree that holds work, and any Claude working there. --
 first commits uncommitted work under refs/claude-account/wip/<name> and keeps an
 unmerged branch; it still refuses a nested repository's work and a working Claude,
 which it cannot save. The worktree is found by name, path, branch or directory name.
-Only a merged branch 'worktree new' made is deleted. Claude's transcripts move to
+Only a merged branch 'worktree new' made is deleted (or 'resume', making a removed
+worktree again on that branch). Claude's transcripts move to
 <account dir>/archive first, and come back to a worktree made again with the name.
 Removing the worktree you stand in ends with a line on stderr saying where to go
 (cd to the main worktree).

@@ -54,14 +54,16 @@ func (w *Workspace) leave(io IO) {
 }
 
 // removeIfEphemeral removes an ephemeral worktree Claude left without work
-// (worktree.AfterExit).
+// (worktree.AfterExit), its conversations archived first to the accounts a
+// launch of each finds (AccountDirs): without them, every runtime holding a
+// transcript would keep the worktree.
 func (w *Workspace) removeIfEphemeral(io IO) {
 	if w.Context.Kind != gitctx.Linked {
 		return // only a linked worktree is ever ephemeral: nothing to list
 	}
-	note := worktree.AfterExit(w.Context, w.Account.WorktreeDir(w.env), w.env.List(),
-		worktree.RemoveOptions{Running: lock.RunningIn(w.lockDir, func(err error) { io.Note(err.Error()) }), Now: w.now()}, w.env.TildePath)
-	if note != "" {
+	o := worktree.RemoveOptions{Running: lock.RunningIn(w.lockDir, func(err error) { io.Note(err.Error()) }),
+		AccountDir: AccountDirs(w.env, w.Account), Now: w.now()}
+	for _, note := range worktree.AfterExit(w.Context, w.Account.WorktreeDir(w.env), w.env.List(), o, w.env.TildePath) {
 		io.Note(note)
 	}
 }

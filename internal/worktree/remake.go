@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
+	"unicode"
 
 	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/gitcmd"
@@ -52,6 +54,7 @@ func (r *Repo) Remake(rec conversation.Removed, vouched bool) (string, []string,
 	}
 	var add []string
 	var notes []string
+	madeBranch := false
 	switch {
 	case rec.Branch != "" && gitcmd.CheckRefName("refs/heads/"+rec.Branch) == nil && r.hasRef("refs/heads/"+rec.Branch):
 		add = []string{"worktree", "add", "--quiet", "--", path, rec.Branch}
@@ -59,6 +62,7 @@ func (r *Repo) Remake(rec conversation.Removed, vouched bool) (string, []string,
 	case rec.Head != "" && validOID(rec.Head):
 		if rec.Branch != "" && !strings.HasPrefix(rec.Branch, "-") && gitcmd.CheckRefName("refs/heads/"+rec.Branch) == nil {
 			add = []string{"worktree", "add", "--quiet", "-b", rec.Branch, "--", path, rec.Head}
+			madeBranch = true
 			notes = append(notes, fmt.Sprintf("made the worktree %s again, on a new branch %s at the commit it was on (%s)", path, rec.Branch, rec.Head[:min(12, len(rec.Head))]))
 		} else {
 			add = []string{"worktree", "add", "--quiet", "--detach", "--", path, rec.Head}
@@ -69,6 +73,9 @@ func (r *Repo) Remake(rec conversation.Removed, vouched bool) (string, []string,
 	}
 	if _, err := r.Git.Run(add...); err != nil {
 		return "", nil, err
+	}
+	if err := r.recordRemade(path, rec, madeBranch); err != nil {
+		notes = append(notes, fmt.Sprintf("the worktree %s is not recorded as claude-account's (%v): worktree rm will keep its branch", path, err))
 	}
 	if rec.Saved != "" && strings.HasPrefix(rec.Saved, wipPrefix) && r.hasRef(rec.Saved) {
 		// The work rm saved, back as uncommitted changes (nothing staged),
@@ -84,6 +91,36 @@ func (r *Repo) Remake(rec conversation.Removed, vouched bool) (string, []string,
 		notes = append(notes, fmt.Sprintf("put back the uncommitted work saved in %s", rec.Saved))
 	}
 	return path, notes, nil
+}
+
+// recordRemade writes the record (Meta) of a worktree Remake has just made
+// at path, as New writes it: its name is the one New gives that dir
+// (SlugOfDir), and the branch Remake made for it, when it is the one New
+// makes for that name, is recorded as made, so that the next rm deletes it
+// when merged, as it does the branch New made, instead of leaving one more
+// at each rm and resume. A branch of another name is the user's, put back:
+// rm keeps it. A dir whose name is no slug gets no record: rm keeps its
+// branch, as that of a worktree made with plain git.
+func (r *Repo) recordRemade(path string, rec conversation.Removed, madeBranch bool) error {
+	slug := SlugOfDir(filepath.Base(path))
+	if slug == "" {
+		return nil
+	}
+	gitDir, err := GitDir(path)
+	if err != nil {
+		return err
+	}
+	head := r.headOID(gitDir)
+	if !validOID(head) {
+		head = ""
+	}
+	base := rec.Base
+	if strings.HasPrefix(base, "-") || strings.ContainsFunc(base, unicode.IsControl) {
+		base = "" // as ReadMeta reads it: the default base applies
+	}
+	// Created is now: the age worktree gc and list measure starts again.
+	return writeMeta(gitDir, Meta{Slug: slug, Ephemeral: IsEphemeralSlug(slug), Base: base, BaseOID: head,
+		Created: time.Now().UTC(), MadeBranch: madeBranch && rec.Branch == Branch(slug)})
 }
 
 // validOID reports whether s is a full commit id.

@@ -149,7 +149,8 @@ type Meta struct {
 	BaseOID   string    `json:"baseOid"` // and that ref's commit then
 	Created   time.Time `json:"created"`
 	// MadeBranch: New made the branch (rather than checking out one that
-	// existed); only such a branch may be deleted with the worktree.
+	// existed), or Remake made it again, of the same name (recordRemade);
+	// only such a branch may be deleted with the worktree.
 	MadeBranch bool `json:"madeBranch,omitempty"`
 }
 

@@ -98,7 +98,13 @@ func (r *Repo) applyRemoval(e *Entry, p removalPlan, o RemoveOptions) (*Removal,
 	}
 	if p.DropBranch {
 		merged, _ := contained(r.Git, p.Base, e.HEAD)
-		if merged {
+		if merged && !baseElsewhere(r.Git, p.Base, e.Branch) {
+			// The base is the branch itself, or reached only through
+			// it (the record naming the base is a file of the
+			// repository): merged says nothing, and deleting the branch
+			// would lose what is on it.
+			rm.Notes = append(rm.Notes, "kept branch "+e.Branch+" (its base "+p.Base+" is reached only through it)")
+		} else if merged {
 			if _, err := r.Git.Run("branch", "-D", "--", e.Branch); err == nil {
 				rm.Notes = append(rm.Notes, "deleted branch "+e.Branch+" (merged into "+p.Base+")")
 			}
@@ -107,6 +113,18 @@ func (r *Repo) applyRemoval(e *Entry, p removalPlan, o RemoveOptions) (*Removal,
 		}
 	}
 	return rm, nil
+}
+
+// baseElsewhere reports whether base's commit is on a branch, tag or remote
+// other than branch: only then does "merged into base" keep what branch
+// holds once it is deleted.
+func baseElsewhere(g Git, base, branch string) bool {
+	oid, err := g.Run("rev-parse", "--verify", "--quiet", "--end-of-options", base+"^{commit}")
+	if err != nil {
+		return false
+	}
+	n, err := unique(g, oid, branch)
+	return err == nil && n == 0
 }
 
 // saveWIP commits the working tree, untracked files included (ignored ones

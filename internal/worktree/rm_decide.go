@@ -59,8 +59,11 @@ func (r Reason) String() string {
 type Refusal struct {
 	Reason Reason
 	Path   string // the worktree
-	msg    string
-	cause  error // what says more: a *NestedRepoError, why Claudes cannot tell
+	// Account, for ReasonAccountUnfound and ReasonAsideAccountUnfound, is
+	// the account whose dir the removal cannot find.
+	Account string
+	msg     string
+	cause   error // what says more: a *NestedRepoError, why Claudes cannot tell
 }
 
 func (e *Refusal) Error() string { return e.msg }
@@ -223,11 +226,13 @@ type removalPlan struct {
 // that applies refuses:
 //   - the main worktree;
 //   - a Claude working there: one the launcher started (the lock it holds),
-//     one found in the process table, even forced; unless forced, one that
-//     may be (where it works cannot be read);
+//     one found in the process table, even forced;
 //   - unless forced, a runtime (or one set aside) holding conversations of
 //     an account whose dir the removal cannot find: they would go with the
 //     worktree, unarchived;
+//   - unless forced, a Claude that may work there (where it works cannot
+//     be read): after the conversations, so that the --force it names
+//     archives them all;
 //   - its dir gone, a git record that names the git dir of a worktree that
 //     is there (pruning would cut that one from git);
 //   - a git repository inside holding work --force cannot save;
@@ -237,7 +242,9 @@ type removalPlan struct {
 // A fact that could not be read fails the removal where it is weighed.
 // Forced, uncommitted work is saved first under refs/claude-account/wip/
 // <name>, a detached HEAD's commits kept under <that>-head. Only a branch
-// New made for the worktree goes with it, and only when merged.
+// New made for the worktree goes with it, and only when merged into a base
+// found on another branch, tag or remote (applyRemoval: the record naming
+// the base is a file of the repository).
 //
 // Pinned by testscripts worktree-rm-safe, worktree-rm-running,
 // worktree-rm-live-claude, worktree-ephemeral-live-claude,
@@ -246,11 +253,16 @@ type removalPlan struct {
 // harden-gc-planted-gitdir, worktree-rm-nested-repo, harden-git-filter,
 // worktree-rm-hidden-edits, worktree-rm-sparse, worktree-rm-squash-merged,
 // worktree-rm-plain-git, worktree-rm-archive, worktree-new-after-rm-force,
-// worktree-gc, worktree-gc-gone-archives and real-claude-worktree-rm-live;
-// and by TestDecideRemoval.
+// worktree-rm-resume-cycle, worktree-ephemeral-after-session, worktree-gc,
+// worktree-gc-gone-archives, harden-rm-base-is-branch,
+// real-claude-worktree-rm-live and real-claude-ephemeral-after-session; and
+// by TestDecideRemoval.
 func decideRemoval(f removalFacts) (removalPlan, error) {
 	refuse := func(why Reason, cause error, format string, args ...any) (removalPlan, error) {
 		return removalPlan{}, &Refusal{Reason: why, Path: f.Path, msg: fmt.Sprintf(format, args...), cause: cause}
+	}
+	refuseFor := func(acct string, why Reason, format string, args ...any) (removalPlan, error) {
+		return removalPlan{}, &Refusal{Reason: why, Path: f.Path, Account: acct, msg: fmt.Sprintf(format, args...)}
 	}
 	if f.Main {
 		return refuse(ReasonMain, nil, "%s is the main worktree; only linked worktrees can be removed", f.Path)
@@ -259,12 +271,8 @@ func decideRemoval(f removalFacts) (removalPlan, error) {
 		// The close names the worktree: rm runs from anywhere in the repository.
 		return refuse(ReasonRunning, nil, "claude (%s) runs in %s; stop it first ('claude-account close --account %s %s')", f.Running[0], f.Path, f.Running[0], shell.Quote(f.Path))
 	}
-	switch {
-	case len(f.Claudes) > 0:
+	if len(f.Claudes) > 0 {
 		return refuse(ReasonClaude, nil, "claude (PID %d) works in %s; let it finish or stop it (kill %d), then run rm again", f.Claudes[0], f.Path, f.Claudes[0])
-	case f.ClaudesErr != nil && !f.Force:
-		// Not a guess either way: --force saves the work first.
-		return refuse(ReasonClaudeUnknown, f.ClaudesErr, "cannot tell whether a Claude works in %s: %v; stop it, or remove anyway with 'claude-account worktree rm --force %s'", f.Path, f.ClaudesErr, shell.Quote(f.Path))
 	}
 	// Before anything is saved or removed: what is archived goes to the
 	// account the runtime is named for, found where a launch finds it. One
@@ -272,13 +280,18 @@ func decideRemoval(f removalFacts) (removalPlan, error) {
 	// not told about would go with the worktree unarchived.
 	if !f.Force && f.Unfound != "" {
 		acct := f.UnfoundAccount
-		return refuse(ReasonAccountUnfound, nil, "%s holds transcripts of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree", f.Unfound, acct, acct)
+		return refuseFor(acct, ReasonAccountUnfound, "%s holds transcripts of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree", f.Unfound, acct, acct)
 	}
 	// A runtime set aside keeps conversations of an account whose dir must
 	// be found to archive them, as for any runtime.
 	if !f.Force && f.UnfoundAside != "" {
 		acct := f.UnfoundAsideAccount
-		return refuse(ReasonAsideAccountUnfound, nil, "%s, a runtime set aside, holds conversations of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else --force removes them with the worktree", f.UnfoundAside, acct, acct)
+		return refuseFor(acct, ReasonAsideAccountUnfound, "%s, a runtime set aside, holds conversations of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else --force removes them with the worktree", f.UnfoundAside, acct, acct)
+	}
+	// After the conversations: the --force this names must archive them all.
+	if f.ClaudesErr != nil && !f.Force {
+		// Not a guess either way: --force saves the work first.
+		return refuse(ReasonClaudeUnknown, f.ClaudesErr, "cannot tell whether a Claude works in %s: %v; stop it, or remove anyway with 'claude-account worktree rm --force %s'", f.Path, f.ClaudesErr, shell.Quote(f.Path))
 	}
 	if f.LiveElsewhere != "" {
 		return refuse(ReasonRecordChanged, nil, "git records %s as the checkout of %s, and it is gone, but claude-account made that worktree's runtime for %s, which is there and names that git dir: git's record changed (it came with the repository?); run 'git worktree repair' in %s", f.Path, f.AdminDir, f.LiveElsewhere, f.LiveElsewhere)
@@ -330,9 +343,11 @@ func decideRemoval(f removalFacts) (removalPlan, error) {
 		}
 		p.Archive, p.ArchiveDir, p.ArchiveAs, p.RecordBase = true, f.GitDir, name, f.Base
 	}
-	// Only a branch New made for this worktree goes with it: one the user
-	// made (git worktree add -b, or a worktree-NAME branch New checked out
-	// as it was) is theirs, merged or not.
+	// Only a branch New made for this worktree goes with it (or Remake,
+	// making a removed one again on the branch New would make: its record
+	// says so too): one the user made (git worktree add -b, or a
+	// worktree-NAME branch New checked out as it was) is theirs, merged or
+	// not.
 	made := f.Meta != nil && f.Meta.MadeBranch && f.Branch == Branch(f.Meta.Slug)
 	p.KeepBranch = f.Branch != "" && !made
 	p.DropBranch = made && f.HEAD != ""

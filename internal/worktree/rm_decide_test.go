@@ -22,11 +22,12 @@ func TestDecideRemoval(t *testing.T) {
 	archived := plan{WIPRef: "refs/claude-account/wip/x", Base: "main", Archive: true, ArchiveDir: gitDir, ArchiveAs: "x", RecordBase: "main", DropBranch: true}
 	with := func(p plan, f func(*plan)) plan { f(&p); return p }
 	for _, c := range []struct {
-		name   string
-		f      func(*removalFacts)
-		reason Reason // the refusal, 0 when none
-		err    string // its words, or those of a fact that could not be read
-		plan   *plan  // what it does, when nothing refuses
+		name    string
+		f       func(*removalFacts)
+		reason  Reason // the refusal, 0 when none
+		account string // the account whose dir is not found, of such a refusal
+		err     string // its words, or those of a fact that could not be read
+		plan    *plan  // what it does, when nothing refuses
 	}{
 		{name: "clean and merged: archived, its branch dropped when merged", f: func(*removalFacts) {}, plan: &archived},
 		{name: "the main worktree", f: func(f *removalFacts) { f.Main, f.Running = true, []string{"max"} },
@@ -37,20 +38,23 @@ func TestDecideRemoval(t *testing.T) {
 			f.Force, f.Claudes, f.Unfound, f.UnfoundAccount = true, []int{812, 813}, gitDir+"/claude-runtime/max", "max"
 		}, reason: ReasonClaude, err: "claude (PID 812) works in " + path + "; let it finish or stop it (kill 812), then run rm again"},
 		{name: "cannot tell whether a Claude works there", f: func(f *removalFacts) {
-			f.ClaudesErr, f.Unfound, f.UnfoundAccount = errors.New("lsof is not on PATH"), gitDir+"/claude-runtime/max", "max"
+			f.ClaudesErr, f.Work.Changes = errors.New("lsof is not on PATH"), 2
 		}, reason: ReasonClaudeUnknown, err: "cannot tell whether a Claude works in " + path + ": lsof is not on PATH; stop it, or remove anyway with 'claude-account worktree rm --force " + path + "'"},
+		{name: "cannot tell, and transcripts of an account whose dir is not found: the conversations first, as the --force named would drop them", f: func(f *removalFacts) {
+			f.ClaudesErr, f.Unfound, f.UnfoundAccount = errors.New("lsof is not on PATH"), gitDir+"/claude-runtime/max", "max"
+		}, reason: ReasonAccountUnfound, account: "max", err: gitDir + "/claude-runtime/max holds transcripts of account max, whose dir this removal cannot find; if it is yours, name it (--account max --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree"},
 		{name: "cannot tell whether a Claude works there, forced", f: func(f *removalFacts) { f.Force, f.ClaudesErr = true, errors.New("lsof is not on PATH") }, plan: &archived},
 		{name: "transcripts of an account whose dir is not found", f: func(f *removalFacts) {
 			f.Unfound, f.UnfoundAccount = gitDir+"/claude-runtime/max", "max"
 			f.UnfoundAside, f.UnfoundAsideAccount = gitDir+"/claude-runtime/pro.moved-20010909T014640Z", "pro"
 			f.Work.Changes = 3
-		}, reason: ReasonAccountUnfound, err: gitDir + "/claude-runtime/max holds transcripts of account max, whose dir this removal cannot find; if it is yours, name it (--account max --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree"},
+		}, reason: ReasonAccountUnfound, account: "max", err: gitDir + "/claude-runtime/max holds transcripts of account max, whose dir this removal cannot find; if it is yours, name it (--account max --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree"},
 		{name: "transcripts of an account whose dir is not found, forced", f: func(f *removalFacts) {
 			f.Force, f.Unfound, f.UnfoundAccount = true, gitDir+"/claude-runtime/max", "max"
 		}, plan: &archived},
 		{name: "a runtime set aside of an account whose dir is not found", f: func(f *removalFacts) {
 			f.UnfoundAside, f.UnfoundAsideAccount = gitDir+"/claude-runtime/pro.moved-20010909T014640Z", "pro"
-		}, reason: ReasonAsideAccountUnfound, err: gitDir + "/claude-runtime/pro.moved-20010909T014640Z, a runtime set aside, holds conversations of account pro, whose dir this removal cannot find; if it is yours, name it (--account pro --account-dir DIR) to archive them there, else --force removes them with the worktree"},
+		}, reason: ReasonAsideAccountUnfound, account: "pro", err: gitDir + "/claude-runtime/pro.moved-20010909T014640Z, a runtime set aside, holds conversations of account pro, whose dir this removal cannot find; if it is yours, name it (--account pro --account-dir DIR) to archive them there, else --force removes them with the worktree"},
 		{name: "gone: archived from git's admin dir, then pruned", f: func(f *removalFacts) {
 			f.Prunable, f.AdminDir = true, "/src/app/.git/worktrees/x1"
 		}, plan: &plan{WIPRef: "refs/claude-account/wip/x", Base: "main", Archive: true, ArchiveDir: "/src/app/.git/worktrees/x1", ArchiveAs: "x1", Prune: true, DropBranch: true}},
@@ -96,8 +100,8 @@ func TestDecideRemoval(t *testing.T) {
 				t.Fatalf("refused: %v", err)
 			case c.err != "" && (err == nil || err.Error() != c.err):
 				t.Fatalf("error %v\nwant     %s", err, c.err)
-			case c.reason != 0 && (!errors.As(err, &re) || re.Reason != c.reason || re.Path != path):
-				t.Fatalf("error %#v, want a refusal for %s of %s", err, c.reason, path)
+			case c.reason != 0 && (!errors.As(err, &re) || re.Reason != c.reason || re.Path != path || re.Account != c.account):
+				t.Fatalf("error %#v, want a refusal for %s of %s (account %q)", err, c.reason, path, c.account)
 			case c.reason == 0 && errors.As(err, &re):
 				t.Fatalf("refused (%s), want the error itself", re.Reason)
 			case c.plan != nil && !reflect.DeepEqual(p, *c.plan):

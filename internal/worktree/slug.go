@@ -86,6 +86,20 @@ func ValidateSlug(slug string) error {
 // names its worktrees the same way).
 func Flatten(slug string) string { return strings.ReplaceAll(slug, "/", "+") }
 
+// SlugOfDir is the slug whose worktree dir is named name (Flatten's
+// inverse: no slug has a '+'), "" when no valid slug's is (a name with a
+// '/' is no dir's).
+func SlugOfDir(name string) string {
+	if strings.Contains(name, "/") {
+		return ""
+	}
+	slug := strings.ReplaceAll(name, "+", "/")
+	if ValidateSlug(slug) != nil {
+		return ""
+	}
+	return slug
+}
+
 // Branch is the branch a slug's worktree is on.
 func Branch(slug string) string { return "worktree-" + Flatten(slug) }
 
