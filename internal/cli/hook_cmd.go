@@ -122,8 +122,10 @@ func (c *HookRemoveCmd) Run(d *Deps) error {
 		return err
 	}
 	// The Claude that runs this hook is left out of claudesIn (it asked);
-	// any other Claude working there stops the removal.
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: true, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+	// any other Claude working there stops the removal, and so do the
+	// conversations of an account whose dir is not found (nobody was asked
+	// about them: forced, they would go unarchived).
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: true, SpareUnfound: true, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,12 @@ import (
 // RemoveOptions are the settings of Remove.
 type RemoveOptions struct {
 	Force bool
+	// SpareUnfound: even forced, stop at a runtime holding conversations
+	// of an account whose dir AccountDir cannot find, as an unforced
+	// removal does. Claude's WorktreeRemove hook is forced (Claude asked
+	// about the worktree and its work), but nobody was asked about them:
+	// a forced removal would delete them unarchived.
+	SpareUnfound bool
 	// Running names the accounts whose launcher-started Claude holds a
 	// lock on a worktree.
 	Running func(toplevel string) []string

@@ -81,6 +81,7 @@ type removalFacts struct {
 	Prunable           bool
 	Main               bool // the main worktree, or a bare repository's entry
 	Force              bool
+	SpareUnfound       bool // RemoveOptions.SpareUnfound
 	// Running names the accounts whose launcher-started Claude runs there.
 	Running []string
 	// Claudes are the PIDs of Claude processes that work there, however
@@ -122,7 +123,7 @@ type removalFacts struct {
 // the first facts wins over a failure to read the later ones, as
 // decideRemoval's order says.
 func (r *Repo) observeRemoval(e *Entry, o RemoveOptions) removalFacts {
-	f := removalFacts{Path: e.Path, Branch: e.Branch, HEAD: e.HEAD, Prunable: e.Prunable, Force: o.Force,
+	f := removalFacts{Path: e.Path, Branch: e.Branch, HEAD: e.HEAD, Prunable: e.Prunable, Force: o.Force, SpareUnfound: o.SpareUnfound,
 		Main: e.Bare || r.isMain(e)}
 	g := r.Git.In(e.Path)
 	reads := []func(){
@@ -151,12 +152,12 @@ func (r *Repo) observeRemoval(e *Entry, o RemoveOptions) removalFacts {
 			}
 		},
 		func() {
-			if !o.Force {
+			if !o.Force || o.SpareUnfound {
 				f.Unfound, f.UnfoundAccount = unfoundAccount(f.GitDir, o)
 			}
 		},
 		func() {
-			if !o.Force {
+			if !o.Force || o.SpareUnfound {
 				f.UnfoundAside, f.UnfoundAsideAccount = unfoundAsideAccount(f.GitDir, o)
 			}
 		},
@@ -278,13 +279,13 @@ func decideRemoval(f removalFacts) (removalPlan, error) {
 	// account the runtime is named for, found where a launch finds it. One
 	// kept in a dir of its own (init --dir, --account-dir) this removal was
 	// not told about would go with the worktree unarchived.
-	if !f.Force && f.Unfound != "" {
+	if (!f.Force || f.SpareUnfound) && f.Unfound != "" {
 		acct := f.UnfoundAccount
 		return refuseFor(acct, ReasonAccountUnfound, "%s holds transcripts of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree", f.Unfound, acct, acct)
 	}
 	// A runtime set aside keeps conversations of an account whose dir must
 	// be found to archive them, as for any runtime.
-	if !f.Force && f.UnfoundAside != "" {
+	if (!f.Force || f.SpareUnfound) && f.UnfoundAside != "" {
 		acct := f.UnfoundAsideAccount
 		return refuseFor(acct, ReasonAsideAccountUnfound, "%s, a runtime set aside, holds conversations of account %s, whose dir this removal cannot find; if it is yours, name it (--account %s --account-dir DIR) to archive them there, else --force removes them with the worktree", f.UnfoundAside, acct, acct)
 	}

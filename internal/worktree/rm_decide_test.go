@@ -52,6 +52,9 @@ func TestDecideRemoval(t *testing.T) {
 		{name: "transcripts of an account whose dir is not found, forced", f: func(f *removalFacts) {
 			f.Force, f.Unfound, f.UnfoundAccount = true, gitDir+"/claude-runtime/max", "max"
 		}, plan: &archived},
+		{name: "transcripts of an account whose dir is not found, forced by Claude's hook", f: func(f *removalFacts) {
+			f.Force, f.SpareUnfound, f.Unfound, f.UnfoundAccount = true, true, gitDir+"/claude-runtime/max", "max"
+		}, reason: ReasonAccountUnfound, account: "max", err: gitDir + "/claude-runtime/max holds transcripts of account max, whose dir this removal cannot find; if it is yours, name it (--account max --account-dir DIR) to archive them there, else (it came with the repository) --force removes them with the worktree"},
 		{name: "a runtime set aside of an account whose dir is not found", f: func(f *removalFacts) {
 			f.UnfoundAside, f.UnfoundAsideAccount = gitDir+"/claude-runtime/pro.moved-20010909T014640Z", "pro"
 		}, reason: ReasonAsideAccountUnfound, account: "pro", err: gitDir + "/claude-runtime/pro.moved-20010909T014640Z, a runtime set aside, holds conversations of account pro, whose dir this removal cannot find; if it is yours, name it (--account pro --account-dir DIR) to archive them there, else --force removes them with the worktree"},
