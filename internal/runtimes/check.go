@@ -28,6 +28,9 @@ type Runtime struct {
 	// make a worktree anywhere outside the repository.
 	Place Place
 	Known bool
+	// From is where the record has it, when it moved here with its
+	// repository (Record.moved); Place is then where it was.
+	From string
 	// Why it is not believed, when it is not Made: one clause for a
 	// listing ("… is not the dir claude-account made there").
 	Why string
@@ -74,6 +77,16 @@ func List(accountDir string) ([]Runtime, error) {
 func (r *Record) Check(dir string) Runtime {
 	rt := Runtime{Dir: dir}
 	e, ok := r.Runtimes[dir]
+	id, err := stat(dir)
+	if err == nil && (!ok || id.ino != e.Ino) {
+		// Not the dir recorded at this path: one that moved here with its
+		// repository (moved.go) is the launcher's, where it was.
+		if from, was, moved := r.moved(dir, id); moved {
+			rt.Made, rt.From, rt.Quiet = true, from, was.Quiet
+			rt.Place, rt.Known = was.Place, was.Worktree != "" && was.GitDir != "" && was.CommonDir != ""
+			return rt
+		}
+	}
 	if !ok {
 		rt.Why = "claude-account has no record of making it for this account (it came with the repository?)"
 		return rt
@@ -83,12 +96,12 @@ func (r *Record) Check(dir string) Runtime {
 	if !rt.Known {
 		rt.Place = placeOf(dir)
 	}
-	switch ino, err := inode(dir); {
+	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		rt.Why = "it is gone"
 	case err != nil:
 		rt.Why = err.Error()
-	case ino != e.Ino:
+	case id.ino != e.Ino:
 		rt.Why = "another directory took the place of the one claude-account made there (a copy, an archive, or one made by hand)"
 	default:
 		rt.Made = true

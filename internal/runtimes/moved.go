@@ -1,0 +1,113 @@
+package runtimes
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// A runtime lives in its repository's git dir, so a repository moved whole
+// (mv app app2) takes its runtimes along to a path the record does not
+// name. What proves that the dir at the new path is the one the launcher
+// made, and not one that came with a repository (an archive, a copied
+// checkout), is what no archive or copy can give a dir:
+//
+//   - the same inode on the same device as the one recorded: a copy, an
+//     archive extracted anywhere, a move across file systems is another
+//     inode; one file system has one live inode of a number at a time;
+//   - the path recorded no longer holds it (gone, or another dir there):
+//     otherwise it is a copy, whose original still exists;
+//   - the dir did not change after the launcher last left it alone (its
+//     inode change time is not later than Quiet): a new dir that reused
+//     the number of one removed since (an archive extracted after a
+//     worktree rm) was made later, and an extraction into the moved dir
+//     changes it. A runtime in use (Quiet 0) proves nothing.
+//
+// Its files then still answer to Quiet (ChangedSince) as at the path
+// recorded: the move keeps the quiet time. A move across file systems
+// (a copy, then a removal) leaves none of this: the launch sets the runtime
+// aside as it does a copy's, and its conversations stay listed and
+// resumable with --unverified.
+
+// goneFor is how long a runtime no longer at its path is remembered, so
+// that a repository moved whole is found after it when it is next used.
+const goneFor = 180 * 24 * time.Hour
+
+// goneMax bounds how many are remembered, the oldest forgotten first: the
+// record is read at every launch.
+const goneMax = 64
+
+// moved is the record's entry of a runtime that moved to dir (id is dir as
+// it is now) and the path it was recorded at; false when there is none
+// (see above for what proves one).
+func (r *Record) moved(dir string, id dirID) (string, Entry, bool) {
+	var from string
+	var found Entry
+	for _, m := range []map[string]Entry{r.Runtimes, r.Gone} {
+		for p, e := range m {
+			if p == dir || e.Ino != id.ino || e.Dev == 0 || e.Dev != id.dev || e.Quiet == 0 || id.ctime > e.Quiet+slack ||
+				filepath.Base(p) != filepath.Base(dir) {
+				continue
+			}
+			if e.Quiet < found.Quiet || e.Quiet == found.Quiet && from != "" && p > from {
+				continue // the latest record of it, whichever map holds it
+			}
+			from, found = p, e
+		}
+	}
+	if from == "" {
+		return "", Entry{}, false
+	}
+	// The path recorded must no longer hold it: a dir cannot be in two
+	// places, but a path that cannot be looked at now (a permission, a
+	// disk not mounted) proves nothing.
+	switch cur, err := stat(from); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err == nil && (cur.ino != found.Ino || cur.dev != found.Dev):
+	default:
+		return "", Entry{}, false
+	}
+	return from, found, true
+}
+
+// keepGone remembers e, no longer at its path p since now, unless it can
+// never be found again (moved: a record of an earlier version without its
+// device, a runtime never left quiet).
+func (r *Record) keepGone(p string, e Entry, now int64) {
+	if e.Dev == 0 || e.Quiet == 0 {
+		return
+	}
+	if was, ok := r.Gone[p]; ok && was.Quiet > e.Quiet {
+		return
+	}
+	e.Gone = now
+	r.Gone[p] = e
+}
+
+// forget drops the runtimes gone longer than goneFor, and the oldest past
+// goneMax.
+func (r *Record) forget(now int64) {
+	var paths []string
+	for p, e := range r.Gone {
+		if now-e.Gone > int64(goneFor) {
+			delete(r.Gone, p)
+			continue
+		}
+		paths = append(paths, p)
+	}
+	if len(paths) <= goneMax {
+		return
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		a, b := r.Gone[paths[i]], r.Gone[paths[j]]
+		if a.Gone != b.Gone {
+			return a.Gone > b.Gone
+		}
+		return paths[i] < paths[j]
+	})
+	for _, p := range paths[goneMax:] {
+		delete(r.Gone, p)
+	}
+}

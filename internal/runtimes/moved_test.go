@@ -1,0 +1,197 @@
+package runtimes
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// quietRuntime makes a runtime dir at dir, records it in rec and marks it
+// left alone once its inode change time is behind (the kernel's clock lags
+// time.Now: poll, never sleep a fixed time).
+func quietRuntime(t *testing.T, rec, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(rec, dir, Place{Worktree: "/w/app", GitDir: "/w/app/.git", CommonDir: "/w/app/.git"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := MarkQuiet(rec, dir, time.Now(), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// later waits until a change made now is stamped after the quiet time of
+// dir in rec, so that what the test changes next counts as changed since.
+func later(t *testing.T, rec, dir string) {
+	t.Helper()
+	r, _ := Read(rec)
+	q := r.Runtimes[dir].Quiet
+	probe := filepath.Join(t.TempDir(), "probe")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if err := os.WriteFile(probe, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if ChangedSince(probe, q) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no file was stamped after the quiet time within a minute")
+		}
+	}
+}
+
+func TestMovedRuntime(t *testing.T) {
+	root := t.TempDir()
+	rec := filepath.Join(root, FileName)
+	old := filepath.Join(root, "app", ".git", "claude-runtime", "max")
+	quietRuntime(t, rec, old)
+	r, _ := Read(rec)
+	quiet := r.Runtimes[old].Quiet
+
+	// The repository moved whole: found by its inode, where it was.
+	if err := os.Rename(filepath.Join(root, "app"), filepath.Join(root, "app2")); err != nil {
+		t.Fatal(err)
+	}
+	now := filepath.Join(root, "app2", ".git", "claude-runtime", "max")
+	rt := r.Check(now)
+	if !rt.Made || rt.From != old || rt.Quiet != quiet || !rt.Known || rt.Place.Worktree != "/w/app" {
+		t.Fatalf("Check after a move = %+v; want made, from %s, quiet %d, its old place", rt, old, quiet)
+	}
+	// Another account's runtime of that inode is not this one.
+	if rt := r.Check(filepath.Join(root, "app2", ".git", "claude-runtime", "pro")); rt.Made {
+		t.Error("a dir of another name is taken for the moved one")
+	}
+
+	// Registered at its new path, it keeps its quiet time, and the old
+	// path is forgotten.
+	if err := Register(rec, now, Place{Worktree: "/w/app2"}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ = Read(rec)
+	if e, ok := r.Runtimes[now]; !ok || e.Quiet != quiet {
+		t.Errorf("registered after the move: %+v; want the quiet time %d kept", e, quiet)
+	}
+	if _, ok := r.Runtimes[old]; ok {
+		t.Error("the old path is still recorded")
+	}
+	if _, ok := r.Gone[old]; ok {
+		t.Error("the old path is still remembered as gone")
+	}
+}
+
+func TestMovedRuntimeFoundAfterOtherLaunches(t *testing.T) {
+	root := t.TempDir()
+	rec := filepath.Join(root, FileName)
+	old := filepath.Join(root, "app", "max")
+	quietRuntime(t, rec, old)
+	if err := os.Rename(filepath.Join(root, "app"), filepath.Join(root, "app2")); err != nil {
+		t.Fatal(err)
+	}
+	// A launch elsewhere first: the runtime gone from its path is kept
+	// among the gone, and found where it is now.
+	quietRuntime(t, rec, filepath.Join(root, "other", "max"))
+	r, _ := Read(rec)
+	if _, ok := r.Gone[old]; !ok {
+		t.Fatalf("the moved runtime is forgotten: %+v", r)
+	}
+	if rt := r.Check(filepath.Join(root, "app2", "max")); !rt.Made || rt.From != old {
+		t.Errorf("Check after a move and another launch = %+v", rt)
+	}
+}
+
+func TestMovedRuntimeNotProven(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, rec, now string, r *Record)
+	}{
+		{"changed since the launcher left it", func(t *testing.T, rec, now string, r *Record) {
+			// A file made in it after the move (an archive extracted over
+			// the moved checkout): the dir changed since Quiet.
+			later(t, rec, filepath.Join(filepath.Dir(filepath.Dir(now)), "app", "max"))
+			if err := os.WriteFile(filepath.Join(now, ".credentials.json"), []byte("{}"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"never left quiet", func(t *testing.T, rec, now string, r *Record) {
+			for p, e := range r.Runtimes {
+				e.Quiet = 0
+				r.Runtimes[p] = e
+			}
+		}},
+		{"another device", func(t *testing.T, rec, now string, r *Record) {
+			for p, e := range r.Runtimes {
+				e.Dev++
+				r.Runtimes[p] = e
+			}
+		}},
+		{"a record of an earlier version, without its device", func(t *testing.T, rec, now string, r *Record) {
+			for p, e := range r.Runtimes {
+				e.Dev = 0
+				r.Runtimes[p] = e
+			}
+		}},
+		{"another inode", func(t *testing.T, rec, now string, r *Record) {
+			for p, e := range r.Runtimes {
+				e.Ino++
+				r.Runtimes[p] = e
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			rec := filepath.Join(root, FileName)
+			quietRuntime(t, rec, filepath.Join(root, "app", "max"))
+			if err := os.Rename(filepath.Join(root, "app"), filepath.Join(root, "app2")); err != nil {
+				t.Fatal(err)
+			}
+			now := filepath.Join(root, "app2", "max")
+			r, _ := Read(rec)
+			tc.change(t, rec, now, r)
+			if rt := r.Check(now); rt.Made {
+				t.Errorf("taken for the moved runtime: %+v", rt)
+			}
+		})
+	}
+}
+
+func TestMovedRuntimeOriginalStillThere(t *testing.T) {
+	// The path recorded still holds the dir: whatever else has its number
+	// (another file system's dir) is not it.
+	root := t.TempDir()
+	rec := filepath.Join(root, FileName)
+	dir := filepath.Join(root, "app", "max")
+	quietRuntime(t, rec, dir)
+	r, _ := Read(rec)
+	e := r.Runtimes[dir]
+	for _, keep := range []func(){
+		func() {},
+		func() { delete(r.Runtimes, dir); r.Gone[dir] = e }, // among the gone, by a launch that could not look
+	} {
+		keep()
+		if _, _, ok := r.moved(filepath.Join(root, "other", "max"), dirID{ino: e.Ino, dev: e.Dev}); ok {
+			t.Error("a dir whose recorded path still holds it is taken as moved")
+		}
+	}
+}
+
+func TestForgetGone(t *testing.T) {
+	r := &Record{Runtimes: map[string]Entry{}, Gone: map[string]Entry{}}
+	now := time.Now().UnixNano()
+	r.Gone["/old"] = Entry{Ino: 1, Dev: 1, Quiet: 1, Gone: now - int64(goneFor) - 1}
+	for i := range goneMax + 3 {
+		r.Gone[filepath.Join("/gone", string(rune('a'+i)))] = Entry{Ino: 2, Dev: 1, Quiet: 1, Gone: now - int64(i)}
+	}
+	r.forget(now)
+	if _, ok := r.Gone["/old"]; ok {
+		t.Error("a runtime gone longer than goneFor is remembered")
+	}
+	if len(r.Gone) != goneMax {
+		t.Errorf("%d remembered, want %d", len(r.Gone), goneMax)
+	}
+	if _, ok := r.Gone["/gone/a"]; !ok {
+		t.Error("the newest gone was forgotten")
+	}
+}
