@@ -195,3 +195,51 @@ func TestForgetGone(t *testing.T) {
 		t.Error("the newest gone was forgotten")
 	}
 }
+
+func TestListWhereGitSays(t *testing.T) {
+	root := t.TempDir()
+	acct := filepath.Join(root, "acct")
+	gitDir := filepath.Join(root, "app", ".git", "worktrees", "feat")
+	rt := filepath.Join(gitDir, "claude-runtime", "max")
+	old, moved, other := filepath.Join(root, "feat"), filepath.Join(root, "moved"), filepath.Join(root, "other")
+	for _, d := range []string{acct, rt, moved, other} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := Place{Worktree: old, GitDir: gitDir, CommonDir: filepath.Join(root, "app", ".git")}
+	if err := Register(Path(acct), rt, at); err != nil {
+		t.Fatal(err)
+	}
+	list := func() Runtime {
+		all, err := List(acct)
+		if err != nil || len(all) != 1 {
+			t.Fatalf("List = %v, %v", all, err)
+		}
+		return all[0]
+	}
+	// git worktree move: the gitdir file names the new place, whose .git
+	// names the git dir back.
+	write(filepath.Join(gitDir, "gitdir"), filepath.Join(moved, ".git")+"\n")
+	write(filepath.Join(moved, ".git"), "gitdir: "+gitDir+"\n")
+	if got := list(); got.Place.Worktree != moved || got.Known || !got.Made {
+		t.Errorf("after a move: %+v; want the work tree %s, made, not known", got, moved)
+	}
+	// Check, which the launch reads, keeps the record's place: the launch
+	// there moves the conversations from it.
+	if got := Check(acct, rt); got.Place != at || !got.Known {
+		t.Errorf("Check after a move: %+v; want the record's place", got)
+	}
+	// A gitdir file naming a work tree that does not name the git dir back
+	// is not believed.
+	write(filepath.Join(gitDir, "gitdir"), filepath.Join(other, ".git")+"\n")
+	write(filepath.Join(other, ".git"), "gitdir: /elsewhere/.git/worktrees/feat\n")
+	if got := list(); got.Place.Worktree != old || !got.Known {
+		t.Errorf("a gitdir file naming another's work tree: %+v; want the record's %s", got, old)
+	}
+}
