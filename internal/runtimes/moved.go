@@ -83,6 +83,9 @@ func (r *Record) keepGone(p string, e Entry, now int64) {
 		return
 	}
 	e.Gone = now
+	if r.Gone == nil {
+		r.Gone = map[string]Entry{}
+	}
 	r.Gone[p] = e
 }
 

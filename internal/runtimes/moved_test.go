@@ -168,7 +168,7 @@ func TestMovedRuntimeOriginalStillThere(t *testing.T) {
 	e := r.Runtimes[dir]
 	for _, keep := range []func(){
 		func() {},
-		func() { delete(r.Runtimes, dir); r.Gone[dir] = e }, // among the gone, by a launch that could not look
+		func() { delete(r.Runtimes, dir); r.Gone = map[string]Entry{dir: e} }, // among the gone, by a launch that could not look
 	} {
 		keep()
 		if _, _, ok := r.moved(filepath.Join(root, "other", "max"), dirID{ino: e.Ino, dev: e.Dev}); ok {

@@ -126,7 +126,7 @@ type Record struct {
 // damaged record is an error, never read as empty: it would be rewritten
 // without the runtimes it listed.
 func Read(path string) (*Record, error) {
-	r := &Record{Runtimes: map[string]Entry{}, Gone: map[string]Entry{}}
+	r := &Record{Runtimes: map[string]Entry{}}
 	data, err := fsx.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
@@ -145,16 +145,26 @@ func Read(path string) (*Record, error) {
 	for _, sec := range []struct {
 		name string
 		into map[string]Entry
-	}{{"runtimes", r.Runtimes}, {"gone", r.Gone}} {
+	}{{"runtimes", r.Runtimes}, {"gone", nil}} {
 		rts := gjson.GetBytes(data, sec.name)
 		if rts.Exists() && !rts.IsObject() {
 			return nil, fmt.Errorf(`%s: %q is not an object; %s`, path, sec.name, fix)
+		}
+		if sec.into == nil {
+			if !rts.Exists() {
+				continue // none: the launch path reads the record, and allocates nothing for them
+			}
+			r.Gone = map[string]Entry{}
+			sec.into = r.Gone
 		}
 		rts.ForEach(func(k, v gjson.Result) bool {
 			sec.into[decodePath(k.String())] = Entry{Ino: v.Get("ino").Uint(), Dev: v.Get("dev").Uint(), Quiet: v.Get("quiet").Int(), Gone: v.Get("gone").Int(),
 				Place: Place{Worktree: absOrEmpty(v.Get("worktree")), GitDir: absOrEmpty(v.Get("gitDir")), CommonDir: absOrEmpty(v.Get("commonDir"))}}
 			return true
 		})
+	}
+	if len(r.Gone) == 0 {
+		r.Gone = nil // as Encode leaves it out
 	}
 	return r, nil
 }
