@@ -97,7 +97,7 @@ func observeRuntime(in Input) (runtimeFacts, error) {
 		f.Binding = data
 	}
 	if !f.Made && exists(filepath.Join(dir, "projects")) {
-		f.GoneFrom = made.GoneFrom(bindingToplevel(f.Binding), filepath.Base(dir))
+		f.GoneFrom = made.GoneFrom(bindingToplevel(f.Binding), dir)
 	}
 	if old := f.was(); old != "" && old != in.Context.Toplevel {
 		des, _ := os.ReadDir(filepath.Join(dir, "projects"))

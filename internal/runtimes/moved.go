@@ -115,19 +115,21 @@ func (r *Record) forget(now int64) {
 	}
 }
 
-// GoneFrom is the runtime dir the record has for the work tree worktree
-// under the name name (claude-runtime/<account>) that is no longer there:
+// GoneFrom is the runtime dir other than dir that the record has for the
+// work tree worktree under dir's name (claude-runtime/<account>) and that
+// is no longer there:
 // where a runtime that arrived with the same claim came from, when it was
 // moved across file systems (a copy, then a removal), which nothing proves
 // (moved); "" when there is none. Only to say so: nothing is adopted.
-func (r *Record) GoneFrom(worktree, name string) string {
+func (r *Record) GoneFrom(worktree, dir string) string {
 	if worktree == "" {
 		return ""
 	}
+	name := filepath.Base(dir)
 	var found string
 	for _, m := range []map[string]Entry{r.Runtimes, r.Gone} {
 		for p, e := range m {
-			if e.Worktree != worktree || filepath.Base(p) != name || found != "" && p > found {
+			if p == dir || e.Worktree != worktree || filepath.Base(p) != name || found != "" && p > found {
 				continue
 			}
 			if cur, err := stat(p); errors.Is(err, fs.ErrNotExist) || err == nil && cur.ino != e.Ino {

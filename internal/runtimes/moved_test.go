@@ -243,3 +243,28 @@ func TestListWhereGitSays(t *testing.T) {
 		t.Errorf("a gitdir file naming another's work tree: %+v; want the record's %s", got, old)
 	}
 }
+
+func TestGoneFrom(t *testing.T) {
+	root := t.TempDir()
+	rec := filepath.Join(root, FileName)
+	old := filepath.Join(root, "app", "max")
+	quietRuntime(t, rec, old)
+	r, _ := Read(rec)
+	if got := r.GoneFrom("/w/app", filepath.Join(root, "app2", "max")); got != "" {
+		t.Errorf("GoneFrom with the runtime still there = %q", got)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "app")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ worktree, dir, want string }{
+		{"/w/app", filepath.Join(root, "app2", "max"), old},
+		{"/w/app", filepath.Join(root, "app2", "pro"), ""}, // another account's name
+		{"/w/other", filepath.Join(root, "app2", "max"), ""},
+		{"", filepath.Join(root, "app2", "max"), ""},
+		{"/w/app", old, ""}, // its own path: not moved from anywhere
+	} {
+		if got := r.GoneFrom(tc.worktree, tc.dir); got != tc.want {
+			t.Errorf("GoneFrom(%q, %q) = %q; want %q", tc.worktree, tc.dir, got, tc.want)
+		}
+	}
+}
