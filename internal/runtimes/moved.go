@@ -72,6 +72,73 @@ func (r *Record) moved(dir string, id dirID) (string, Entry, bool) {
 	return from, found, true
 }
 
+// relocate records at their new paths the account's other runtimes of a
+// repository that moved whole, when a launch in it records one (dir, in the
+// common git dir common): a runtime the record has in another common git
+// dir, as <common>/claude-runtime/<account> or
+// <common>/worktrees/<name>/claude-runtime/<account>, that is now at the
+// same place below common and proven moved (moved). So the conversations
+// of its linked worktrees are listed, and resumed, without a launch in
+// each. Where each belongs is then what git's files say (placeOf) until a
+// launch there records it: git's own links between a moved repository and
+// its linked worktrees need 'git worktree repair', and the record names no
+// place it has not seen.
+func (r *Record) relocate(dir, common string) {
+	if common == "" {
+		return
+	}
+	found := map[string]string{} // new path → old
+	for _, m := range []map[string]Entry{r.Runtimes, r.Gone} {
+		for p := range m {
+			old, rel := commonOf(p)
+			if old == "" || old == common {
+				continue
+			}
+			np := filepath.Join(common, rel)
+			if _, taken := r.Runtimes[np]; taken || np == dir {
+				continue
+			}
+			id, err := stat(np)
+			if err != nil {
+				continue
+			}
+			if was, _, ok := r.moved(np, id); ok && was == p {
+				found[np] = p
+			}
+		}
+	}
+	for np, p := range found {
+		e, ok := r.Runtimes[p]
+		if !ok {
+			e = r.Gone[p]
+		}
+		delete(r.Runtimes, p)
+		delete(r.Gone, p)
+		e.Gone, e.Place = 0, Place{}
+		r.Runtimes[np] = e
+	}
+}
+
+// commonOf splits a runtime's path into the common git dir it is in and
+// the rest: <common>/claude-runtime/<account>, or
+// <common>/worktrees/<name>/claude-runtime/<account>; "" for another (a
+// runtime under the state dir).
+func commonOf(p string) (string, string) {
+	if filepath.Base(filepath.Dir(p)) != "claude-runtime" {
+		return "", ""
+	}
+	gitDir := filepath.Dir(filepath.Dir(p))
+	common := gitDir
+	if filepath.Base(filepath.Dir(gitDir)) == "worktrees" {
+		common = filepath.Dir(filepath.Dir(gitDir))
+	}
+	rel, err := filepath.Rel(common, p)
+	if err != nil {
+		return "", ""
+	}
+	return common, rel
+}
+
 // keepGone remembers e, no longer at its path p since now, unless it can
 // never be found again (moved: a record of an earlier version without its
 // device, a runtime never left quiet).

@@ -268,3 +268,58 @@ func TestGoneFrom(t *testing.T) {
 		}
 	}
 }
+
+func TestRelocate(t *testing.T) {
+	root := t.TempDir()
+	rec := filepath.Join(root, FileName)
+	main := filepath.Join(root, "app", ".git", "claude-runtime", "max")
+	linked := filepath.Join(root, "app", ".git", "worktrees", "feat", "claude-runtime", "max")
+	elsewhere := filepath.Join(root, "lib", ".git", "worktrees", "feat", "claude-runtime", "max")
+	for _, d := range []string{main, linked, elsewhere} {
+		quietRuntime(t, rec, d)
+	}
+	r, _ := Read(rec)
+	quiet := r.Runtimes[linked].Quiet
+	if err := os.Rename(filepath.Join(root, "app"), filepath.Join(root, "app2")); err != nil {
+		t.Fatal(err)
+	}
+	// A launch in the moved repository's main worktree records its linked
+	// worktree's runtime where it is now too, its place left to git's files.
+	common := filepath.Join(root, "app2", ".git")
+	if err := Register(rec, filepath.Join(common, "claude-runtime", "max"), Place{Worktree: filepath.Join(root, "app2"), GitDir: common, CommonDir: common}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ = Read(rec)
+	now := filepath.Join(common, "worktrees", "feat", "claude-runtime", "max")
+	if e, ok := r.Runtimes[now]; !ok || e.Quiet != quiet || e.Place != (Place{}) {
+		t.Errorf("the linked worktree's runtime after the move: %+v, %v; want its quiet time, no place", e, ok)
+	}
+	if !r.Check(now).Made {
+		t.Error("the relocated runtime is not the launcher's")
+	}
+	for _, p := range []string{main, linked} {
+		if _, ok := r.Runtimes[p]; ok {
+			t.Errorf("%s is still recorded", p)
+		}
+		if _, ok := r.Gone[p]; ok {
+			t.Errorf("%s is still remembered as gone", p)
+		}
+	}
+	// Another repository's runtime of the same worktree name stays.
+	if _, ok := r.Runtimes[elsewhere]; !ok {
+		t.Error("another repository's runtime was moved")
+	}
+}
+
+func TestCommonOf(t *testing.T) {
+	for _, tc := range []struct{ p, common, rel string }{
+		{"/w/app/.git/claude-runtime/max", "/w/app/.git", "claude-runtime/max"},
+		{"/w/app/.git/worktrees/feat/claude-runtime/max", "/w/app/.git", "worktrees/feat/claude-runtime/max"},
+		{"/w/bare.git/claude-runtime/max", "/w/bare.git", "claude-runtime/max"},
+		{"/state/claude-account/0123/max", "", ""},
+	} {
+		if c, rel := commonOf(tc.p); c != tc.common || rel != tc.rel {
+			t.Errorf("commonOf(%s) = %q, %q; want %q, %q", tc.p, c, rel, tc.common, tc.rel)
+		}
+	}
+}

@@ -270,8 +270,9 @@ func (r *Record) Add(dir string, place Place) error {
 			r.keepGone(p, was, now)
 		}
 	}
-	r.forget(now)
 	r.Runtimes[dir] = e
+	r.relocate(dir, place.CommonDir)
+	r.forget(now)
 	return nil
 }
 
