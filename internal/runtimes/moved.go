@@ -17,8 +17,9 @@ import (
 //   - the same inode on the same device as the one recorded: a copy, an
 //     archive extracted anywhere, a move across file systems is another
 //     inode; one file system has one live inode of a number at a time;
-//   - the path recorded no longer holds it (gone, or another dir there):
-//     otherwise it is a copy, whose original still exists;
+//   - so the path recorded no longer holds it (gone, another dir there),
+//     or holds this very dir by another name (a link left in its place):
+//     a copy, whose original still exists, is another inode;
 //   - the dir did not change after the launcher last left it alone (its
 //     inode change time is not later than Quiet): a new dir that reused
 //     the number of one removed since (an archive extracted after a
@@ -60,15 +61,9 @@ func (r *Record) moved(dir string, id dirID) (string, Entry, bool) {
 	if from == "" {
 		return "", Entry{}, false
 	}
-	// The path recorded must no longer hold it: a dir cannot be in two
-	// places, but a path that cannot be looked at now (a permission, a
-	// disk not mounted) proves nothing.
-	switch cur, err := stat(from); {
-	case errors.Is(err, fs.ErrNotExist):
-	case err == nil && (cur.ino != found.Ino || cur.dev != found.Dev):
-	default:
-		return "", Entry{}, false
-	}
+	// The path recorded need not be gone: were it to hold the same inode
+	// on the same device, it is this very dir, reached by another name (a
+	// link left where the repository was: mv app app2; ln -s app2 app).
 	return from, found, true
 }
 

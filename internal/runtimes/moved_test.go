@@ -157,23 +157,29 @@ func TestMovedRuntimeNotProven(t *testing.T) {
 	}
 }
 
-func TestMovedRuntimeOriginalStillThere(t *testing.T) {
-	// The path recorded still holds the dir: whatever else has its number
-	// (another file system's dir) is not it.
+func TestMovedRuntimeLinkLeftBehind(t *testing.T) {
+	// mv app app2; ln -s app2 app: the path recorded still reaches the dir,
+	// by a link; it is the same dir, not a copy.
 	root := t.TempDir()
 	rec := filepath.Join(root, FileName)
-	dir := filepath.Join(root, "app", "max")
-	quietRuntime(t, rec, dir)
+	old := filepath.Join(root, "app", "max")
+	quietRuntime(t, rec, old)
+	if err := os.Rename(filepath.Join(root, "app"), filepath.Join(root, "app2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("app2", filepath.Join(root, "app")); err != nil {
+		t.Fatal(err)
+	}
 	r, _ := Read(rec)
-	e := r.Runtimes[dir]
-	for _, keep := range []func(){
-		func() {},
-		func() { delete(r.Runtimes, dir); r.Gone = map[string]Entry{dir: e} }, // among the gone, by a launch that could not look
-	} {
-		keep()
-		if _, _, ok := r.moved(filepath.Join(root, "other", "max"), dirID{ino: e.Ino, dev: e.Dev}); ok {
-			t.Error("a dir whose recorded path still holds it is taken as moved")
-		}
+	if rt := r.Check(filepath.Join(root, "app2", "max")); !rt.Made || rt.From != old {
+		t.Errorf("Check with a link left behind = %+v; want made, from %s", rt, old)
+	}
+	// A copy beside it is another inode: never it.
+	if err := os.MkdirAll(filepath.Join(root, "copy", "max"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if rt := r.Check(filepath.Join(root, "copy", "max")); rt.Made {
+		t.Errorf("a copy is taken for the moved runtime: %+v", rt)
 	}
 }
 
