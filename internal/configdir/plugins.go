@@ -92,6 +92,13 @@ func Untouched(dir string, quiet int64) bool {
 	// projects/ and its keys, which change with every new conversation: the
 	// record would be written after most sessions, and the stray links of a
 	// key dir changed since are looked for at the next launch anyway.
+	// The dir itself too: a session that made or removed an entry in it
+	// moves the quiet time on, so that the dir has not changed since, which
+	// is what proves it the launcher's when its repository is moved whole
+	// (runtimes.Record.moved).
+	if runtimes.ChangedSince(dir, quiet) {
+		return false
+	}
 	for _, name := range append([]string{Credentials, "settings.json", ".claude.json", ManagedFile}, Linked...) {
 		if runtimes.ChangedSince(filepath.Join(dir, name), quiet) {
 			return false

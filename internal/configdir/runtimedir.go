@@ -49,7 +49,12 @@ type runtimeFacts struct {
 	// aside (<dir>.moved-<time>…), read only when the dir is not the
 	// launcher's.
 	Asides []string
-	UID    int // ours
+	// GoneFrom is the runtime the account's record has for the work tree
+	// the dir's binding names, gone from there, when the dir is not the
+	// launcher's: a repository moved across file systems, or a copy of one
+	// since removed, which nothing tells apart (runtimes.Record.GoneFrom).
+	GoneFrom string
+	UID      int // ours
 }
 
 func observeDir(path string) dirFacts {
@@ -90,6 +95,9 @@ func observeRuntime(in Input) (runtimeFacts, error) {
 	}
 	if data, err := fsx.ReadFile(filepath.Join(dir, WorkspaceFile)); err == nil {
 		f.Binding = data
+	}
+	if !f.Made && exists(filepath.Join(dir, "projects")) {
+		f.GoneFrom = made.GoneFrom(bindingToplevel(f.Binding), dir)
 	}
 	if old := f.was(); old != "" && old != in.Context.Toplevel {
 		des, _ := os.ReadDir(filepath.Join(dir, "projects"))
@@ -170,6 +178,13 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 		d.Steps = append(d.Steps, Step{Op: Move, Path: dir, Target: aside, Why: "not the launcher's"})
 		d.Notes = append(d.Notes, fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s, read nothing from it, and started fresh", dir, aside))
 		d.Fresh, d.SetsAside = true, true
+		if f.GoneFrom != "" {
+			// Its conversations are kept, unverified: say where, and how to
+			// continue one, rather than leave a moved repository's user to
+			// think them lost.
+			d.Notes = append(d.Notes, fmt.Sprintf("if this repository was moved here from %s across file systems (which claude-account cannot tell from a copy), its conversations are in %s: 'claude-account sessions' lists them, and 'claude-account resume ID --unverified' continues one here",
+				bindingToplevel(f.Binding), aside))
+		}
 	}
 	if !d.Fresh {
 		// Files of a runtime the launcher made can still come from

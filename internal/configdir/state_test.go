@@ -217,6 +217,10 @@ func TestDecideRuntime(t *testing.T) {
 		}, fresh: true, steps: 3},
 		{name: "logs missing", f: func(f runtimeFacts) runtimeFacts { f.Logs = false; return f }, steps: 1, quiet: 42},
 		{name: "not made by the launcher", f: func(f runtimeFacts) runtimeFacts { f.Made = false; return f }, aside: true, fresh: true, steps: 4},
+		{name: "not made, its binding naming a worktree whose runtime is gone (moved across file systems, or a copy): still set aside", f: func(f runtimeFacts) runtimeFacts {
+			f.Made, f.Binding, f.GoneFrom = false, other, "/src/copy/.git/claude-runtime/max"
+			return f
+		}, aside: true, fresh: true, steps: 4},
 		{name: "not made, and set aside once already this second", f: func(f runtimeFacts) runtimeFacts {
 			f.Made, f.Asides = false, []string{f.Dir.Path + ".moved-20010909T014640Z"}
 			return f

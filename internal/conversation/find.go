@@ -144,16 +144,22 @@ func Find(accts []Account) []Conversation {
 
 // newestByID keeps one conversation per account and id, the newest of
 // those verified (an unverified copy only when there is no other: a planted
-// one with a later time must not shadow the user's own), and sorts them
-// newest first.
+// one with a later time must not shadow the user's own), and of copies
+// equally new, the one in the runtime of the worktree it ran in (a copied
+// repository's, cp -a keeping times, must not shadow the original's). It
+// sorts them newest first, each id's copies together, the one it would
+// pick first: a copy another account keeps unverified (a set-aside one,
+// however new) never comes before a verified one.
 func newestByID(convs []Conversation) []Conversation {
-	sort.SliceStable(convs, func(i, j int) bool {
-		if convs[i].Verified != convs[j].Verified {
-			return convs[i].Verified
-		}
-		return convs[i].Updated.After(convs[j].Updated)
-	})
+	own := make([]bool, len(convs))
+	for i, c := range convs {
+		// Its transcript says it ran in the worktree whose runtime keeps
+		// it. Bytes compared: both are paths as the system gives them.
+		own[i] = c.Worktree != "" && fsx.WithinAs(c.Cwd, c.Worktree, false, nil)
+	}
+	sort.Stable(byBest{convs, own})
 	seen := map[[2]string]bool{}
+	lead := map[string]time.Time{} // each id's time: its best copy's
 	out := convs[:0]
 	for _, c := range convs {
 		k := [2]string{c.Account, c.ID}
@@ -161,10 +167,42 @@ func newestByID(convs []Conversation) []Conversation {
 			continue
 		}
 		seen[k] = true
+		if _, ok := lead[c.ID]; !ok {
+			lead[c.ID] = c.Updated
+		}
 		out = append(out, c)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := lead[out[i].ID], lead[out[j].ID]
+		if !a.Equal(b) {
+			return a.After(b)
+		}
+		return out[i].ID < out[j].ID // else each id's copies keep their order
+	})
 	return out
+}
+
+// byBest sorts copies best first (newestByID), own[i] saying whether c[i]
+// is in the runtime of the worktree it ran in.
+type byBest struct {
+	c   []Conversation
+	own []bool
+}
+
+func (s byBest) Len() int { return len(s.c) }
+func (s byBest) Swap(i, j int) {
+	s.c[i], s.c[j] = s.c[j], s.c[i]
+	s.own[i], s.own[j] = s.own[j], s.own[i]
+}
+func (s byBest) Less(i, j int) bool {
+	a, b := &s.c[i], &s.c[j]
+	if a.Verified != b.Verified {
+		return a.Verified
+	}
+	if !a.Updated.Equal(b.Updated) {
+		return a.Updated.After(b.Updated)
+	}
+	return s.own[i] && !s.own[j]
 }
 
 // ofAccount lists the transcripts of one account, everywhere it keeps them.

@@ -28,6 +28,9 @@ type Runtime struct {
 	// make a worktree anywhere outside the repository.
 	Place Place
 	Known bool
+	// From is where the record has it, when it moved here with its
+	// repository (Record.moved); Place is then where it was.
+	From string
 	// Why it is not believed, when it is not Made: one clause for a
 	// listing ("… is not the dir claude-account made there").
 	Why string
@@ -65,15 +68,50 @@ func List(accountDir string) ([]Runtime, error) {
 	sort.Strings(dirs)
 	out := make([]Runtime, 0, len(dirs))
 	for _, d := range dirs {
-		out = append(out, r.Check(d))
+		out = append(out, r.Check(d).whereNow())
 	}
 	return out, nil
+}
+
+// whereNow is rt with its work tree where git says it is now, when the
+// record's is gone: 'git worktree move' leaves a linked worktree's git dir,
+// and so its runtime, where it was, and writes the new place in the git
+// dir's gitdir file. That file came with the repository, so it is believed
+// only when the work tree it names has a .git naming the git dir back, and
+// only to list and to find the worktree: the place is no longer Known, so
+// nothing is ever made there (resume makes a removed worktree again only
+// inside the repository). The record gets the new place at the next launch
+// there.
+func (rt Runtime) whereNow() Runtime {
+	p := rt.Place
+	if !rt.Known || filepath.Base(filepath.Dir(p.GitDir)) != "worktrees" {
+		return rt
+	}
+	if _, err := os.Lstat(p.Worktree); err == nil {
+		return rt
+	}
+	wt, ok := namedWorktree(p.GitDir)
+	if !ok || wt == p.Worktree || !NamesGitDir(wt, p.GitDir) {
+		return rt
+	}
+	rt.Place.Worktree, rt.Known = wt, false
+	return rt
 }
 
 // Check is what the record says of dir (see Runtime).
 func (r *Record) Check(dir string) Runtime {
 	rt := Runtime{Dir: dir}
 	e, ok := r.Runtimes[dir]
+	id, err := stat(dir)
+	if err == nil && (!ok || id.ino != e.Ino) {
+		// Not the dir recorded at this path: one that moved here with its
+		// repository (moved.go) is the launcher's, where it was.
+		if from, was, moved := r.moved(dir, id); moved {
+			rt.Made, rt.From, rt.Quiet = true, from, was.Quiet
+			rt.Place, rt.Known = was.Place, was.Worktree != "" && was.GitDir != "" && was.CommonDir != ""
+			return rt
+		}
+	}
 	if !ok {
 		rt.Why = "claude-account has no record of making it for this account (it came with the repository?)"
 		return rt
@@ -83,12 +121,12 @@ func (r *Record) Check(dir string) Runtime {
 	if !rt.Known {
 		rt.Place = placeOf(dir)
 	}
-	switch ino, err := inode(dir); {
+	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		rt.Why = "it is gone"
 	case err != nil:
 		rt.Why = err.Error()
-	case ino != e.Ino:
+	case id.ino != e.Ino:
 		rt.Why = "another directory took the place of the one claude-account made there (a copy, an archive, or one made by hand)"
 	default:
 		rt.Made = true
@@ -116,22 +154,31 @@ func placeOf(dir string) Place {
 		return Place{}
 	}
 	p := Place{GitDir: gitDir, CommonDir: filepath.Dir(filepath.Dir(gitDir))}
-	// Git's admin files came with the repository too: never through a
-	// link, never more than a path's length (a link to /dev/zero).
-	data, err := fsx.ReadFileNoFollow(filepath.Join(gitDir, "gitdir"), adminLimit)
-	if err != nil || len(data) > adminLimit {
+	wt, ok := namedWorktree(gitDir)
+	if !ok {
 		return p
 	}
-	dotGit := strings.TrimSpace(string(data))
-	if !filepath.IsAbs(dotGit) || filepath.Base(dotGit) != ".git" {
-		return p
-	}
-	wt := filepath.Dir(filepath.Clean(dotGit))
-	if _, err := os.Lstat(dotGit); err == nil && !NamesGitDir(wt, gitDir) {
+	if _, err := os.Lstat(filepath.Join(wt, ".git")); err == nil && !NamesGitDir(wt, gitDir) {
 		return p // the work tree is there, and belongs to another git dir
 	}
 	p.Worktree = wt
 	return p
+}
+
+// namedWorktree is the work tree a linked worktree's git dir names in its
+// gitdir file (<work tree>/.git), as git wrote it; false when it names
+// none. Git's admin files came with the repository too: never read through
+// a link, never more than a path's length (a link to /dev/zero).
+func namedWorktree(gitDir string) (string, bool) {
+	data, err := fsx.ReadFileNoFollow(filepath.Join(gitDir, "gitdir"), adminLimit)
+	if err != nil || len(data) > adminLimit {
+		return "", false
+	}
+	dotGit := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(dotGit) || filepath.Base(dotGit) != ".git" {
+		return "", false
+	}
+	return filepath.Dir(filepath.Clean(dotGit)), true
 }
 
 // NamesGitDir reports whether the work tree wt's .git file names gitDir,

@@ -15,6 +15,8 @@ import (
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"runtimes": {"/src/app/.git/claude-runtime/max": {"ino": 12, "quiet": 34, "worktree": "/src/app", "gitDir": "/src/app/.git", "commonDir": "/src/app/.git"}}}`))
 	f.Add([]byte(`{"runtimes": {"/x": {"ino": 1, "worktree": "../../victim", "gitDir": "/a/../b"}}}`))
+	f.Add([]byte(`{"runtimes": {}, "gone": {"/old/app/.git/claude-runtime/max": {"ino": 12, "dev": 2049, "quiet": 34, "gone": 56, "worktree": "/old/app"}}}`))
+	f.Add([]byte(`{"runtimes": {}, "gone": [1]}`))
 	f.Add([]byte(`{"runtimes": []}`))
 	f.Add([]byte(`{"runtimes": {"a": {"ino": -1, "quiet": "x", "worktree": 5}}}`))
 	f.Add([]byte(`{`))
@@ -27,7 +29,7 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for dir, e := range r.Runtimes {
+		for dir, e := range merged(r) {
 			for _, p := range []string{e.Worktree, e.GitDir, e.CommonDir} {
 				if p != "" && (!filepath.IsAbs(p) || filepath.Clean(p) != p) {
 					t.Errorf("runtime %q: place %q believed", dir, p)
@@ -45,4 +47,15 @@ func FuzzRead(f *testing.F) {
 			t.Errorf("read back %+v, want %+v", again, r)
 		}
 	})
+}
+
+// merged is every entry of r, runtimes and gone alike.
+func merged(r *Record) map[string]Entry {
+	m := map[string]Entry{}
+	for _, from := range []map[string]Entry{r.Gone, r.Runtimes} {
+		for p, e := range from {
+			m[p] = e
+		}
+	}
+	return m
 }

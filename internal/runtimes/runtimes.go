@@ -7,6 +7,10 @@
 //
 //   - the account's record names its path with the inode the launcher made
 //     there (a copy, or an archive extracted anywhere else, is another dir);
+//     a dir that moved with its repository (mv, git worktree move of the
+//     main worktree's repository) is found by its inode on the same device,
+//     when the path recorded no longer holds it and the dir has not changed
+//     since the launcher last left it alone (moved.go);
 //   - and a file in it is taken into the account only if it did not change
 //     while no Claude the launcher started ran there: the record keeps when
 //     the launcher last left the runtime alone (Quiet), and a file whose
@@ -53,10 +57,18 @@ type Entry struct {
 	// Ino is the inode of the dir the launcher made. The device is not
 	// kept: it changes when a disk is mounted again.
 	Ino uint64 `json:"ino"`
+	// Dev is the device the dir was on when last recorded: never compared
+	// at the recorded path (a disk mounted again has another), only to find
+	// the dir after a move (Record.moved), where an inode alone could be
+	// another file system's.
+	Dev uint64 `json:"dev,omitempty"`
 	// Quiet is when the launcher last left the runtime alone (the end of a
 	// session, a command or a repair in it), in Unix nanoseconds; 0 while a
 	// Claude may still be writing in it.
 	Quiet int64 `json:"quiet,omitempty"`
+	// Gone is when Add found the dir no longer at its path (Record.Gone
+	// only), in Unix nanoseconds.
+	Gone int64 `json:"gone,omitempty"`
 	// Place is where the runtime belongs, as the last launch in it found
 	// it; empty in a record of an earlier version until the next launch.
 	Place
@@ -75,22 +87,39 @@ type Place struct {
 // Quiet never looks later.
 const slack = 0
 
-// inode is dir's inode as it is now (not following a final symlink).
-func inode(dir string) (uint64, error) {
+// dirID is what one Lstat of a dir says of it: which inode it is, on which
+// device, and when that inode last changed.
+type dirID struct {
+	ino, dev uint64
+	ctime    int64
+}
+
+// stat is dir as it is now (not following a final symlink).
+func stat(dir string) (dirID, error) {
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return 0, err
+		return dirID{}, err
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok || !fi.IsDir() {
-		return 0, fmt.Errorf("%s is not a directory", dir)
+		return dirID{}, fmt.Errorf("%s is not a directory", dir)
 	}
-	return uint64(st.Ino), nil
+	return dirID{ino: uint64(st.Ino), dev: uint64(st.Dev), ctime: ctime(st)}, nil
+}
+
+// inode is dir's inode as it is now (not following a final symlink).
+func inode(dir string) (uint64, error) {
+	id, err := stat(dir)
+	return id.ino, err
 }
 
 // Record is the account's list of its runtimes, by path.
 type Record struct {
 	Runtimes map[string]Entry `json:"runtimes"`
+	// Gone are runtimes no longer at the path recorded, by that path: one
+	// that moved with its repository is found again by its inode
+	// (Record.moved), until a launch there records it at its new path.
+	Gone map[string]Entry `json:"gone,omitempty"`
 }
 
 // Read loads the record at path; an empty one when there is none yet. A
@@ -113,15 +142,30 @@ func Read(path string) (*Record, error) {
 		}
 		return nil, fmt.Errorf("%s: %v; %s", path, err, fix)
 	}
-	rts := gjson.GetBytes(data, "runtimes")
-	if rts.Exists() && !rts.IsObject() {
-		return nil, fmt.Errorf(`%s: "runtimes" is not an object; %s`, path, fix)
+	for _, sec := range []struct {
+		name string
+		into map[string]Entry
+	}{{"runtimes", r.Runtimes}, {"gone", nil}} {
+		rts := gjson.GetBytes(data, sec.name)
+		if rts.Exists() && !rts.IsObject() {
+			return nil, fmt.Errorf(`%s: %q is not an object; %s`, path, sec.name, fix)
+		}
+		if sec.into == nil {
+			if !rts.Exists() {
+				continue // none: the launch path reads the record, and allocates nothing for them
+			}
+			r.Gone = map[string]Entry{}
+			sec.into = r.Gone
+		}
+		rts.ForEach(func(k, v gjson.Result) bool {
+			sec.into[decodePath(k.String())] = Entry{Ino: v.Get("ino").Uint(), Dev: v.Get("dev").Uint(), Quiet: v.Get("quiet").Int(), Gone: v.Get("gone").Int(),
+				Place: Place{Worktree: absOrEmpty(v.Get("worktree")), GitDir: absOrEmpty(v.Get("gitDir")), CommonDir: absOrEmpty(v.Get("commonDir"))}}
+			return true
+		})
 	}
-	rts.ForEach(func(k, v gjson.Result) bool {
-		r.Runtimes[decodePath(k.String())] = Entry{Ino: v.Get("ino").Uint(), Quiet: v.Get("quiet").Int(),
-			Place: Place{Worktree: absOrEmpty(v.Get("worktree")), GitDir: absOrEmpty(v.Get("gitDir")), CommonDir: absOrEmpty(v.Get("commonDir"))}}
-		return true
-	})
+	if len(r.Gone) == 0 {
+		r.Gone = nil // as Encode leaves it out
+	}
 	return r, nil
 }
 
@@ -197,46 +241,67 @@ func Ctime(fi fs.FileInfo) int64 {
 	return 0
 }
 
-// Add records dir as it is now, in use, belonging at place, and forgets
-// runtimes that are gone or were replaced since (a worktree removed, a
-// runtime set aside). One it cannot look at now (a disk not mounted, a
-// permission) is kept. The dir already recorded with its inode (a runtime
-// that moved with its worktree) keeps its quiet time: only where it
-// belongs changes.
+// Add records dir as it is now, in use, belonging at place. Runtimes that
+// are gone from their path or were replaced there since (a worktree
+// removed, a runtime set aside, a repository moved) are kept among the
+// Gone a while (forget), so that one that moved is found where it is now.
+// One it cannot look at now (a disk not mounted, a permission) is kept.
+// The dir already recorded with its inode (a runtime whose worktree moved)
+// keeps its quiet time, as does one that moved here (Record.moved): only
+// where it belongs changes.
 func (r *Record) Add(dir string, place Place) error {
-	ino, err := inode(dir)
+	id, err := stat(dir)
 	if err != nil {
 		return err
 	}
+	e := Entry{Ino: id.ino, Dev: id.dev, Place: place}
+	if was, ok := r.Runtimes[dir]; ok && was.Ino == id.ino {
+		e.Quiet = was.Quiet
+	} else if from, was, ok := r.moved(dir, id); ok {
+		e.Quiet = was.Quiet
+		delete(r.Runtimes, from)
+		delete(r.Gone, from)
+	}
+	now := time.Now().UnixNano()
 	for p, was := range r.Runtimes {
-		now, err := inode(p)
-		if errors.Is(err, fs.ErrNotExist) || err == nil && now != was.Ino {
+		cur, err := inode(p)
+		if errors.Is(err, fs.ErrNotExist) || err == nil && cur != was.Ino {
 			delete(r.Runtimes, p)
+			r.keepGone(p, was, now)
 		}
 	}
-	e := Entry{Ino: ino, Place: place}
-	if was, ok := r.Runtimes[dir]; ok && was.Ino == ino {
-		e.Quiet = was.Quiet
-	}
 	r.Runtimes[dir] = e
+	r.relocate(dir, place.CommonDir)
+	r.forget(now)
 	return nil
 }
 
 // Encode is the record's file content, sorted so that it is stable.
 func (r *Record) Encode() []byte {
-	paths := make([]string, 0, len(r.Runtimes))
-	for p := range r.Runtimes {
+	var b []byte
+	b = append(b, "{\n  \"runtimes\": "...)
+	b = encodeEntries(b, r.Runtimes)
+	if len(r.Gone) > 0 {
+		b = append(b, ",\n  \"gone\": "...)
+		b = encodeEntries(b, r.Gone)
+	}
+	return append(b, "\n}\n"...)
+}
+
+// encodeEntries appends m as a JSON object sorted by path.
+func encodeEntries(b []byte, m map[string]Entry) []byte {
+	paths := make([]string, 0, len(m))
+	for p := range m {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var b []byte
-	b = append(b, "{\n  \"runtimes\": {"...)
+	b = append(b, '{')
 	for i, p := range paths {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		name, _ := json.Marshal(encodePath(p))
-		e := r.Runtimes[p]
+		e := m[p]
 		e.Worktree, e.GitDir, e.CommonDir = encodePath(e.Worktree), encodePath(e.GitDir), encodePath(e.CommonDir)
 		id, _ := json.Marshal(e)
 		b = append(b, "\n    "...)
@@ -247,7 +312,7 @@ func (r *Record) Encode() []byte {
 	if len(paths) > 0 {
 		b = append(b, "\n  "...)
 	}
-	return append(b, "}\n}\n"...)
+	return append(b, '}')
 }
 
 // MarkQuiet records in the account's record at path that the launcher left
@@ -268,6 +333,9 @@ func MarkQuiet(path, dir string, now time.Time, unchanged func(quiet int64) bool
 	}
 	e := r.Runtimes[dir]
 	e.Quiet = now.UnixNano()
+	if id, err := stat(dir); err == nil {
+		e.Dev = id.dev // a record of an earlier version has none, a disk mounted again another
+	}
 	r.Runtimes[dir] = e
 	return fsx.WriteSecret(path, r.Encode())
 }

@@ -1,0 +1,41 @@
+package conversation
+
+import (
+	"testing"
+	"time"
+)
+
+func TestNewestByID(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	id, other := "33333333-3333-4333-8333-333333333333", "44444444-4444-4444-8444-444444444444"
+	orig := Conversation{ID: id, Account: "max", Verified: true, Updated: t0, Cwd: "/src/app", Worktree: "/src/app", Transcript: "orig"}
+	// cp -a keeps times: the copy's runtime holds the same transcript, as
+	// new, ran in the original (its cwd), listed first (its path sorts so).
+	copied := Conversation{ID: id, Account: "max", Verified: true, Updated: t0, Cwd: "/src/app", Worktree: "/src/a-copy", Transcript: "copy"}
+	planted := Conversation{ID: id, Account: "pro", Where: SetAside, Updated: t0.Add(time.Hour), Cwd: "/x", Worktree: "/src/app", Transcript: "planted"}
+	later := Conversation{ID: other, Account: "max", Verified: true, Updated: t0.Add(time.Minute), Cwd: "/src/app", Worktree: "/src/app", Transcript: "other"}
+	for _, in := range [][]Conversation{
+		{copied, orig, planted, later},
+		{planted, orig, copied, later},
+		{later, planted, copied, orig},
+	} {
+		got := newestByID(append([]Conversation(nil), in...))
+		var names []string
+		for _, c := range got {
+			names = append(names, c.Transcript)
+		}
+		// The other id is newer than the verified copy of the first; the
+		// original wins the tie with its copy; the planted copy, newer but
+		// unverified, comes after the verified one of its id.
+		want := []string{"other", "orig", "planted"}
+		if len(names) != len(want) {
+			t.Fatalf("newestByID(%v) = %v; want %v", in, names, want)
+		}
+		for i := range want {
+			if names[i] != want[i] {
+				t.Errorf("newestByID = %v; want %v", names, want)
+				break
+			}
+		}
+	}
+}
