@@ -1,9 +1,13 @@
 package launch
 
 import (
+	"fmt"
+
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -13,6 +17,7 @@ import (
 // is removed. The instance lock is released by then.
 func (w *Workspace) afterExit(since configdir.StateStamp, ran bool, io IO) {
 	w.harvest(since, io)
+	w.keepCopies(io)
 	if ran {
 		w.removeIfEphemeral(io)
 	}
@@ -43,6 +48,37 @@ func (w *Workspace) harvest(since configdir.StateStamp, io IO) {
 	defer plan.Close()
 	if err := plan.Apply(); err != nil {
 		io.Note(err.Error())
+	}
+}
+
+// keepCopies gives the account its own copy (a hard link) of each
+// transcript this session's Claude wrote in the runtime, so that the
+// conversation outlives the worktree's git dir (`rm -rf` of the worktree,
+// then git worktree prune): worktree.FindUnkept, then, only when it found
+// any, worktree.KeepCopies under the account's lock. A session that wrote
+// no transcript costs a stat of each and takes no lock. A failure loses
+// nothing: the next session here tries again.
+func (w *Workspace) keepCopies(io IO) {
+	if !w.Layout.IsRuntime || !w.InWorkTree() {
+		return
+	}
+	copies := worktree.CopiesDir(w.Account.Dir, w.Context.CommonDir, w.Context.Toplevel, w.Layout.ConfigDir)
+	quiet := func() int64 { return runtimes.Check(w.Account.Dir, w.Layout.ConfigDir).Quiet }
+	todo := worktree.FindUnkept(w.Layout.ConfigDir, copies, w.started, quiet)
+	if len(todo) == 0 {
+		return
+	}
+	release, err := lock.Account(w.lockDir, w.Account.Name)
+	if err != nil {
+		return
+	}
+	defer release()
+	k, err := worktree.KeepCopies(w.Account.Dir, w.Layout.ConfigDir, copies, todo, w.now(), conversation.Keep(w.Account.Dir))
+	if err != nil {
+		io.Note(err.Error())
+	}
+	if k.Copied > 0 {
+		io.Note(fmt.Sprintf("kept %d conversation(s) in %s as copies, not hard links (%s): they take disk space; 'claude-account purge' removes them", k.Copied, copies, k.CopiedWhy))
 	}
 }
 

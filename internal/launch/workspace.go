@@ -41,6 +41,12 @@ type Workspace struct {
 	// otherwise.
 	Signals *Signals
 
+	// started is when this session's launcher took the instance lock (Unix
+	// nanoseconds; 0 outside a session): a transcript changed later was
+	// written by its Claude (or its launch), one changed before it and
+	// after the runtime was last left alone came from elsewhere.
+	started int64
+
 	env     env.Env
 	dir     string // the working directory
 	now     func() time.Time

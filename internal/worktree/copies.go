@@ -1,0 +1,294 @@
+package worktree
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/runtimes"
+)
+
+// A runtime lives in the worktree's git dir, and `rm -rf` of the worktree
+// then `git worktree prune` (which `git gc` runs once the admin dir is three
+// months old) deletes it, and every conversation in it, without a trace. So
+// the account keeps its own name for each transcript a launcher's Claude
+// wrote: a hard link (no disk, and it follows every turn Claude appends in
+// place), or a copy where the file system refuses one. They are kept in
+// the account's archive beside what worktree rm archives,
+// <account dir>/archive/<repo>/<worktree>/kept-<fingerprint of the
+// runtime dir>/projects/<key>/<id>.jsonl, with the record of where the
+// worktree was (conversation.RemovedFile), so that sessions lists them and
+// resume makes the worktree again, as for a removed one.
+
+// KeptPrefix begins the name of a dir of kept copies in a worktree's archive.
+const KeptPrefix = conversation.KeptPrefix
+
+// CopiesDir is where the account in accountDir keeps its copies of the
+// transcripts of the runtime dir runtime, made for the work tree toplevel of
+// the repository whose common git dir is common.
+func CopiesDir(accountDir, common, toplevel, runtime string) string {
+	return filepath.Join(ArchiveDir(accountDir, common, filepath.Base(toplevel)), KeptPrefix+gitctx.Fingerprint(runtime))
+}
+
+// Unkept is a transcript of a runtime the account holds no current copy of.
+type Unkept struct {
+	Src, Dst string // the runtime's transcript, the account's copy
+	info     fs.FileInfo
+}
+
+// FindUnkept lists the transcripts of the runtime dir runtime whose copy in
+// copies (CopiesDir) is missing or stale, and that a Claude the launcher
+// started wrote: changed after since (the session's start, Unix
+// nanoseconds; 0: none is), or not changed since the launcher last left the
+// runtime alone (quiet, asked only when needed: a transcript of an earlier
+// version, or one the account's copy of was purged). One changed between
+// the two came from elsewhere (an archive extracted over the checkout,
+// runtimes.ChangedSince) and is left out. It takes no lock and writes
+// nothing: a session that wrote no transcript costs a stat of each.
+func FindUnkept(runtime, copies string, since int64, quiet func() int64) []Unkept {
+	root := filepath.Join(runtime, "projects")
+	keys, err := readRealDir(root)
+	if err != nil {
+		return nil
+	}
+	var out []Unkept
+	q, asked := int64(0), false
+	for _, k := range keys {
+		if !k.IsDir() {
+			continue
+		}
+		files, err := readRealDir(filepath.Join(root, k.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			n := f.Name()
+			if !f.Type().IsRegular() || !IsTranscriptName(n) {
+				continue
+			}
+			fi, err := f.Info()
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			dst := filepath.Join(copies, "projects", k.Name(), n)
+			if current(fi, dst) {
+				continue
+			}
+			ct := runtimes.Ctime(fi)
+			if since == 0 || ct <= since {
+				if !asked {
+					q, asked = quiet(), true
+				}
+				if q == 0 || ct > q {
+					continue // changed while no Claude of the launcher ran
+				}
+			}
+			out = append(out, Unkept{Src: filepath.Join(root, k.Name(), n), Dst: dst, info: fi})
+		}
+	}
+	return out
+}
+
+// IsTranscriptName reports whether n is a conversation's transcript as
+// Find lists them: <id>.jsonl, not a subagent's own (agent-*.jsonl, 2.0.77).
+func IsTranscriptName(n string) bool {
+	return strings.HasSuffix(n, ".jsonl") && !strings.HasPrefix(n, "agent-") && !strings.HasPrefix(n, ".")
+}
+
+// current reports whether dst is the account's current copy of the file
+// src is: the same file (a hard link), or a copy of the same size and time.
+func current(src fs.FileInfo, dst string) bool {
+	fi, err := os.Lstat(dst)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	return os.SameFile(src, fi) || fi.Size() == src.Size() && fi.ModTime().Equal(src.ModTime())
+}
+
+// Kept says what KeepCopies did.
+type Kept struct {
+	Linked, Copied int
+	// Why the links failed, when some were copied instead (EXDEV: the
+	// account dir is on another file system).
+	CopiedWhy string
+	Expired   int
+}
+
+// KeepCopies makes the account's copies of the transcripts FindUnkept
+// listed, under the account's lock (the caller holds it): only when the
+// account's record says the launcher made runtime for this account
+// (runtimes.Check: Made), each as a hard link, else a copy with its time
+// (mode 0600 either way); and the record of where the worktree is beside
+// them. Then copies past Claude's retention go (ExpireCopies).
+func KeepCopies(accountDir, runtime, copies string, todo []Unkept, now time.Time, keep time.Duration) (Kept, error) {
+	var k Kept
+	rt := runtimes.Check(accountDir, runtime)
+	if len(todo) > 0 && rt.Made && rt.Place.CommonDir != "" && rt.Place.Worktree != "" {
+		if err := mkdirIn(accountDir, copies); err != nil {
+			return k, err
+		}
+		if err := writeKeptRecord(copies, rt, now); err != nil {
+			return k, err
+		}
+		for _, u := range todo {
+			fi, err := os.Lstat(u.Src)
+			if err != nil || !os.SameFile(fi, u.info) || !fi.Mode().IsRegular() {
+				continue // gone or replaced since it was listed
+			}
+			if err := mkdirIn(accountDir, filepath.Dir(u.Dst)); err != nil {
+				return k, err
+			}
+			err = fsx.HardLink(u.Src, u.Dst, fi)
+			switch {
+			case err == nil:
+				k.Linked++
+				err = private(u.Dst)
+			case fsx.CannotLink(err):
+				if k.CopiedWhy == "" {
+					k.CopiedWhy = err.Error()
+				}
+				if err = fsx.CopyFile(u.Src, u.Dst); err == nil {
+					k.Copied++
+					err = private(u.Dst)
+				}
+			}
+			if err != nil {
+				return k, fmt.Errorf("keeping a copy of %s in %s: %w", u.Src, u.Dst, err)
+			}
+		}
+	}
+	n, err := ExpireCopies(accountDir, now, keep, false)
+	k.Expired = len(n)
+	return k, err
+}
+
+// private takes group's and others' access from the file at path (a link
+// shares the runtime transcript's mode), never through a link.
+func private(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Mode().Perm()&0o077 == 0 {
+		return err
+	}
+	return f.Chmod(fi.Mode().Perm() &^ 0o077)
+}
+
+// writeKeptRecord writes where the runtime's worktree is (conversation.Removed)
+// beside its copies, when it says anything new: resume makes the worktree
+// again from it once git forgot it. Its branch is read from the worktree's
+// own HEAD in its git dir, no git run.
+func writeKeptRecord(copies string, rt runtimes.Runtime, now time.Time) error {
+	rec := conversation.Removed{Path: rt.Place.Worktree, CommonDir: rt.Place.CommonDir, Root: rootOf(rt.Place.CommonDir), Vouched: rt.Known}
+	if head, err := fsx.ReadFileNoFollow(filepath.Join(rt.Place.GitDir, "HEAD"), 4096); err == nil && rt.Place.GitDir != "" {
+		h := strings.TrimSpace(string(head))
+		if b, ok := strings.CutPrefix(h, "ref: refs/heads/"); ok {
+			rec.Branch = b
+		} else if validOID(h) {
+			rec.Head = h
+		}
+	}
+	if old := conversation.ReadRemoved(copies); old != nil {
+		if rec.Branch == "" && rec.Head == "" {
+			rec.Branch, rec.Head = old.Branch, old.Head
+		}
+		rec.RemovedAt = old.RemovedAt
+		if *old == rec {
+			return nil
+		}
+	}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fsx.WriteIfChanged(filepath.Join(copies, conversation.RemovedFile), append(data, '\n'), 0o600)
+	return err
+}
+
+// rootOf is the repository a common git dir belongs to (conversation's rule).
+func rootOf(common string) string {
+	if filepath.Base(common) == ".git" {
+		return filepath.Dir(common)
+	}
+	return common
+}
+
+// mkdirIn makes dir, inside accountDir, 0700, and fails when any part of it
+// below accountDir is a link: the copies are written only into the
+// account's own dirs.
+func mkdirIn(accountDir, dir string) error {
+	rel, err := filepath.Rel(accountDir, dir)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("%s is not inside the account dir %s", dir, accountDir)
+	}
+	if l := fsx.LinkIn(accountDir, rel); l != "" {
+		return fmt.Errorf("%s is a link; remove it (the account keeps its copies of conversations below it)", filepath.Join(accountDir, l))
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if l := fsx.LinkIn(accountDir, rel); l != "" {
+		return fmt.Errorf("%s is a link; remove it (the account keeps its copies of conversations below it)", filepath.Join(accountDir, l))
+	}
+	return nil
+}
+
+// readRealDir lists dir, which must be a directory and no link.
+func readRealDir(dir string) ([]os.DirEntry, error) {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", dir)
+	}
+	return os.ReadDir(dir)
+}
+
+// absorbCopies folds the account's copies of the runtime dir runtime into
+// dst, the archive rm just moved its transcripts to: a copy of a transcript
+// dst has is the same conversation (the same file, when linked) and goes;
+// one dst lacks (the runtime's own was deleted since) moves in. So a
+// removed worktree's conversations are kept, and listed, once.
+func absorbCopies(accountDir, runtime, dst string) error {
+	dirs, _ := filepath.Glob(filepath.Join(accountDir, "archive", "*", "*", KeptPrefix+gitctx.Fingerprint(runtime)))
+	for _, d := range dirs {
+		rel, _ := filepath.Rel(accountDir, d)
+		if fsx.LinkIn(accountDir, rel) != "" {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(d, "projects", "*", "*.jsonl"))
+		for _, f := range files {
+			key := filepath.Base(filepath.Dir(f))
+			if fsx.LinkIn(d, filepath.Join("projects", key)) != "" {
+				continue
+			}
+			to := filepath.Join(dst, key, filepath.Base(f))
+			if _, err := os.Lstat(to); err == nil {
+				if err := os.Remove(f); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
+				return err
+			}
+			if err := moveFile(f, to); err != nil {
+				return err
+			}
+		}
+		pruneEmpty(d)
+	}
+	return nil
+}
