@@ -16,8 +16,12 @@ import (
 // alone, and — when Claude ran — an ephemeral worktree it left without work
 // is removed. The instance lock is released by then.
 func (w *Workspace) afterExit(since configdir.StateStamp, ran bool, io IO) {
+	// The transcripts to keep are found before harvest moves the runtime's
+	// quiet time on: one planted before this session must not pass for one
+	// of its Claude.
+	todo := w.unkept()
 	w.harvest(since, io)
-	w.keepCopies(io)
+	w.keepCopies(todo, io)
 	if ran {
 		w.removeIfEphemeral(io)
 	}
@@ -51,20 +55,31 @@ func (w *Workspace) harvest(since configdir.StateStamp, io IO) {
 	}
 }
 
-// keepCopies gives the account its own copy (a hard link) of each
-// transcript this session's Claude wrote in the runtime, so that the
-// conversation outlives the worktree's git dir (`rm -rf` of the worktree,
-// then git worktree prune): worktree.FindUnkept, then, only when it found
-// any, worktree.KeepCopies under the account's lock. A session that wrote
-// no transcript costs a stat of each and takes no lock. A failure loses
-// nothing: the next session here tries again.
-func (w *Workspace) keepCopies(io IO) {
+// unkept lists the transcripts of the runtime the account has no current
+// copy of and this session's Claude wrote, or one of an earlier session
+// (worktree.FindUnkept): the quiet time it asks for is the record's
+// before this session, or when the last launcher here died in a session,
+// the time it was last known alive (what changed until then was that
+// session's Claude's). A session that wrote no transcript costs a stat of
+// each, and no lock.
+func (w *Workspace) unkept() []worktree.Unkept {
 	if !w.Layout.IsRuntime || !w.InWorkTree() {
-		return
+		return nil
 	}
-	copies := worktree.CopiesDir(w.Account.Dir, w.Context.CommonDir, w.Context.Toplevel, w.Layout.ConfigDir)
-	quiet := func() int64 { return runtimes.Check(w.Account.Dir, w.Layout.ConfigDir).Quiet }
-	todo := worktree.FindUnkept(w.Layout.ConfigDir, copies, w.started, quiet)
+	quiet := func() int64 { return max(runtimes.Check(w.Account.Dir, w.Layout.ConfigDir).Quiet, w.Unclean) }
+	return worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir(), w.started, quiet)
+}
+
+func (w *Workspace) copiesDir() string {
+	return worktree.CopiesDir(w.Account.Dir, w.Context.CommonDir, w.Context.Toplevel, w.Layout.ConfigDir)
+}
+
+// keepCopies gives the account its own copy (a hard link) of each
+// transcript unkept listed, under the account's lock, so that the
+// conversation outlives the worktree's git dir (`rm -rf` of the worktree,
+// then git worktree prune): worktree.KeepCopies. A failure loses nothing:
+// the next session here tries again.
+func (w *Workspace) keepCopies(todo []worktree.Unkept, io IO) {
 	if len(todo) == 0 {
 		return
 	}
@@ -73,12 +88,12 @@ func (w *Workspace) keepCopies(io IO) {
 		return
 	}
 	defer release()
-	k, err := worktree.KeepCopies(w.Account.Dir, w.Layout.ConfigDir, copies, todo, w.now(), conversation.Keep(w.Account.Dir))
+	k, err := worktree.KeepCopies(w.Account.Dir, w.Layout.ConfigDir, w.copiesDir(), todo, w.now(), conversation.Keep(w.Account.Dir))
 	if err != nil {
 		io.Note(err.Error())
 	}
 	if k.Copied > 0 {
-		io.Note(fmt.Sprintf("kept %d conversation(s) in %s as copies, not hard links (%s): they take disk space; 'claude-account purge' removes them", k.Copied, copies, k.CopiedWhy))
+		io.Note(fmt.Sprintf("kept %d conversation(s) in %s as copies, not hard links (%s): they take disk space; 'claude-account purge' removes them", k.Copied, w.copiesDir(), k.CopiedWhy))
 	}
 }
 

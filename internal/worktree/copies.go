@@ -47,12 +47,14 @@ type Unkept struct {
 // FindUnkept lists the transcripts of the runtime dir runtime whose copy in
 // copies (CopiesDir) is missing or stale, and that a Claude the launcher
 // started wrote: changed after since (the session's start, Unix
-// nanoseconds; 0: none is), or not changed since the launcher last left the
-// runtime alone (quiet, asked only when needed: a transcript of an earlier
-// version, or one the account's copy of was purged). One changed between
-// the two came from elsewhere (an archive extracted over the checkout,
-// runtimes.ChangedSince) and is left out. It takes no lock and writes
-// nothing: a session that wrote no transcript costs a stat of each.
+// nanoseconds; 0: none is); and, the first time copies are kept for the
+// runtime (copies has no record yet: the launcher was upgraded), those not
+// changed since the launcher last left the runtime alone (quiet, asked only
+// then). One changed between the two came from elsewhere (an archive
+// extracted over the checkout, runtimes.ChangedSince) and is left out, also
+// later: the quiet time moves on at the end of a session, past it, so only
+// the first pass may trust it. It takes no lock and writes nothing: a
+// session that wrote no transcript costs a stat of each.
 func FindUnkept(runtime, copies string, since int64, quiet func() int64) []Unkept {
 	root := filepath.Join(runtime, "projects")
 	keys, err := readRealDir(root)
@@ -85,10 +87,13 @@ func FindUnkept(runtime, copies string, since int64, quiet func() int64) []Unkep
 			ct := runtimes.Ctime(fi)
 			if since == 0 || ct <= since {
 				if !asked {
-					q, asked = quiet(), true
+					if conversation.ReadRemoved(copies) == nil {
+						q = quiet()
+					}
+					asked = true
 				}
 				if q == 0 || ct > q {
-					continue // changed while no Claude of the launcher ran
+					continue // not this session's, nor proven the launcher's
 				}
 			}
 			out = append(out, Unkept{Src: filepath.Join(root, k.Name(), n), Dst: dst, info: fi})
@@ -288,7 +293,7 @@ func absorbCopies(accountDir, runtime, dst string) error {
 				return err
 			}
 		}
-		pruneEmpty(d)
+		pruneEmpty(d, false)
 	}
 	return nil
 }

@@ -86,7 +86,9 @@ func PurgeCopies(accountDir string, o PurgeOptions) (removed, left []Purged, err
 			removed = append(removed, p)
 		}
 		if !o.DryRun {
-			pruneEmpty(d)
+			// A live runtime's record stays: it says copies are kept for
+			// it already (FindUnkept).
+			pruneEmpty(d, isLive)
 		}
 	}
 	sort.SliceStable(removed, func(i, j int) bool { return removed[i].Updated.Before(removed[j].Updated) })
@@ -125,15 +127,15 @@ func holds(runtime, id string) bool {
 }
 
 // pruneEmpty removes the dirs of copies d left empty: its projects/<key>
-// dirs, then d with its record when no transcript is left, then the
-// worktree's and the repository's archive dirs when empty.
-func pruneEmpty(d string) {
+// dirs, then, unless keepRecord, d with its record when no transcript is
+// left, then the worktree's and the repository's archive dirs when empty.
+func pruneEmpty(d string, keepRecord bool) {
 	keys, _ := filepath.Glob(filepath.Join(d, "projects", "*"))
 	for _, k := range keys {
 		_ = os.Remove(k) // only when empty
 	}
 	_ = os.Remove(filepath.Join(d, "projects"))
-	if des, err := os.ReadDir(d); err == nil && len(des) == 1 && des[0].Name() == conversation.RemovedFile {
+	if des, err := os.ReadDir(d); !keepRecord && err == nil && len(des) == 1 && des[0].Name() == conversation.RemovedFile {
 		_ = os.Remove(filepath.Join(d, conversation.RemovedFile))
 	}
 	for _, p := range []string{d, filepath.Dir(d), filepath.Dir(filepath.Dir(d))} {
