@@ -2,7 +2,6 @@ package conversation
 
 import (
 	"path/filepath"
-	"strings"
 )
 
 // KeptPrefix begins the name of the dir, in a worktree's archive
@@ -20,12 +19,20 @@ func kept(a Account, ids map[string]bool) []transcript {
 	var out []transcript
 	dirs, _ := filepath.Glob(filepath.Join(a.Dir, "archive", "*", "*", KeptPrefix+"*"))
 	for _, d := range dirs {
-		saved := ReadRemoved(d)
-		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive, verified: true, saved: saved}
-		if saved != nil {
-			t.worktree, t.commonDir, t.vouched = saved.Path, saved.CommonDir, saved.Vouched
+		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive, verified: true}
+		found := transcriptsIn(d, t)
+		if len(found) == 0 {
+			continue // a record alone: the runtime has no conversation yet
 		}
-		for _, c := range transcriptsIn(d, t) {
+		// Where the worktree was, as the account's record of the runtime
+		// said; its branch is the transcript's own, the latest it ran on
+		// (the record's is as of when the copies were last made).
+		if rec := ReadRemoved(d); rec != nil {
+			for i := range found {
+				found[i].worktree, found[i].commonDir, found[i].vouched = rec.Path, rec.CommonDir, rec.Vouched
+			}
+		}
+		for _, c := range found {
 			if !ids[filepath.Base(c.path)] {
 				out = append(out, c)
 			}
@@ -44,15 +51,4 @@ func keptIDs(ts []transcript) map[string]bool {
 		}
 	}
 	return ids
-}
-
-// IsKept reports whether path is one of the account's kept copies (below a
-// kept-* dir of its archive).
-func IsKept(path string) bool {
-	for _, part := range strings.Split(filepath.ToSlash(path), "/") {
-		if strings.HasPrefix(part, KeptPrefix) {
-			return true
-		}
-	}
-	return false
 }

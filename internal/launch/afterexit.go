@@ -19,9 +19,9 @@ func (w *Workspace) afterExit(since configdir.StateStamp, ran bool, io IO) {
 	// The transcripts to keep are found before harvest moves the runtime's
 	// quiet time on: one planted before this session must not pass for one
 	// of its Claude.
-	todo := w.unkept()
+	todo, first := w.unkept()
 	w.harvest(since, io)
-	w.keepCopies(todo, io)
+	w.keepCopies(todo, first, io)
 	if ran {
 		w.removeIfEphemeral(io)
 	}
@@ -62,25 +62,26 @@ func (w *Workspace) harvest(since configdir.StateStamp, io IO) {
 // the time it was last known alive (what changed until then was that
 // session's Claude's). A session that wrote no transcript costs a stat of
 // each, and no lock.
-func (w *Workspace) unkept() []worktree.Unkept {
+func (w *Workspace) unkept() ([]worktree.Unkept, bool) {
 	if !w.Layout.IsRuntime || !w.InWorkTree() {
-		return nil
+		return nil, false
 	}
 	quiet := func() int64 { return max(runtimes.Check(w.Account.Dir, w.Layout.ConfigDir).Quiet, w.Unclean) }
-	return worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir(), w.started, quiet)
+	return worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir, w.started, quiet)
 }
 
 func (w *Workspace) copiesDir() string {
-	return worktree.CopiesDir(w.Account.Dir, w.Context.CommonDir, w.Context.Toplevel, w.Layout.ConfigDir)
+	return worktree.CopiesDir(w.Account.Dir, w.Context.CommonDir, w.Layout.ConfigDir)
 }
 
 // keepCopies gives the account its own copy (a hard link) of each
-// transcript unkept listed, under the account's lock, so that the
+// transcript unkept listed (and on the first pass for the runtime, the
+// record that it is over), under the account's lock, so that the
 // conversation outlives the worktree's git dir (`rm -rf` of the worktree,
 // then git worktree prune): worktree.KeepCopies. A failure loses nothing:
 // the next session here tries again.
-func (w *Workspace) keepCopies(todo []worktree.Unkept, io IO) {
-	if len(todo) == 0 {
+func (w *Workspace) keepCopies(todo []worktree.Unkept, first bool, io IO) {
+	if len(todo) == 0 && !first {
 		return
 	}
 	release, err := lock.Account(w.lockDir, w.Account.Name)

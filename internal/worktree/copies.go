@@ -32,10 +32,17 @@ import (
 const KeptPrefix = conversation.KeptPrefix
 
 // CopiesDir is where the account in accountDir keeps its copies of the
-// transcripts of the runtime dir runtime, made for the work tree toplevel of
-// the repository whose common git dir is common.
-func CopiesDir(accountDir, common, toplevel, runtime string) string {
-	return filepath.Join(ArchiveDir(accountDir, common, filepath.Base(toplevel)), KeptPrefix+gitctx.Fingerprint(runtime))
+// transcripts of the runtime dir runtime, of the repository whose common git
+// dir is common: in the archive of the worktree by the name git gives it
+// (its admin dir's, <common>/worktrees/<name>, as worktree rm archives it;
+// the repository's for the main worktree), which stays when the worktree
+// is moved, and then by the runtime dir's fingerprint.
+func CopiesDir(accountDir, common, runtime string) string {
+	name := filepath.Base(rootOf(common))
+	if admin := filepath.Dir(filepath.Dir(runtime)); filepath.Base(filepath.Dir(admin)) == "worktrees" {
+		name = filepath.Base(admin)
+	}
+	return filepath.Join(ArchiveDir(accountDir, common, name), KeptPrefix+gitctx.Fingerprint(runtime))
 }
 
 // Unkept is a transcript of a runtime the account holds no current copy of.
@@ -45,23 +52,26 @@ type Unkept struct {
 }
 
 // FindUnkept lists the transcripts of the runtime dir runtime whose copy in
-// copies (CopiesDir) is missing or stale, and that a Claude the launcher
-// started wrote: changed after since (the session's start, Unix
-// nanoseconds; 0: none is); and, the first time copies are kept for the
-// runtime (copies has no record yet: the launcher was upgraded), those not
-// changed since the launcher last left the runtime alone (quiet, asked only
-// then). One changed between the two came from elsewhere (an archive
-// extracted over the checkout, runtimes.ChangedSince) and is left out, also
-// later: the quiet time moves on at the end of a session, past it, so only
-// the first pass may trust it. It takes no lock and writes nothing: a
-// session that wrote no transcript costs a stat of each.
-func FindUnkept(runtime, copies string, since int64, quiet func() int64) []Unkept {
+// copiesDir() (CopiesDir) is missing or stale, and that a Claude the
+// launcher started wrote: changed after since (the session's start, Unix
+// nanoseconds; 0: none is); and, on the first pass for the runtime (first:
+// copies has no record yet, as after an upgrade), those not changed since
+// the launcher last left the runtime alone (quiet). One changed between the
+// two came from elsewhere (an archive extracted over the checkout,
+// runtimes.ChangedSince) and is left out, also later: the quiet time moves
+// on at the end of a session, past it, so only the first pass may trust
+// it, and KeepCopies writes the record then, whatever it found. It takes
+// no lock and writes nothing: a later session costs a stat of each
+// transcript, and of the copy of each it changed.
+func FindUnkept(runtime string, copiesDir func() string, since int64, quiet func() int64) (todo []Unkept, first bool) {
+	copies := copiesDir()
+	_, err := os.Lstat(filepath.Join(copies, conversation.RemovedFile))
+	first = err != nil
 	root := filepath.Join(runtime, "projects")
 	keys, err := readRealDir(root)
 	if err != nil {
-		return nil
+		return nil, first
 	}
-	var out []Unkept
 	q, asked := int64(0), false
 	for _, k := range keys {
 		if !k.IsDir() {
@@ -80,26 +90,27 @@ func FindUnkept(runtime, copies string, since int64, quiet func() int64) []Unkep
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
+			if ct := runtimes.Ctime(fi); since == 0 || ct <= since {
+				// Not changed in this session: taken only on the first
+				// pass, so its copy is not even looked at on later ones.
+				if !first {
+					continue
+				}
+				if !asked {
+					q, asked = quiet(), true
+				}
+				if q == 0 || ct > q {
+					continue // not proven the launcher's
+				}
+			}
 			dst := filepath.Join(copies, "projects", k.Name(), n)
 			if current(fi, dst) {
 				continue
 			}
-			ct := runtimes.Ctime(fi)
-			if since == 0 || ct <= since {
-				if !asked {
-					if conversation.ReadRemoved(copies) == nil {
-						q = quiet()
-					}
-					asked = true
-				}
-				if q == 0 || ct > q {
-					continue // not this session's, nor proven the launcher's
-				}
-			}
-			out = append(out, Unkept{Src: filepath.Join(root, k.Name(), n), Dst: dst, info: fi})
+			todo = append(todo, Unkept{Src: filepath.Join(root, k.Name(), n), Dst: dst, info: fi})
 		}
 	}
-	return out
+	return todo, first
 }
 
 // IsTranscriptName reports whether n is a conversation's transcript as
@@ -132,15 +143,16 @@ type Kept struct {
 // account's record says the launcher made runtime for this account
 // (runtimes.Check: Made), each as a hard link, else a copy with its time
 // (mode 0600 either way); and the record of where the worktree is beside
-// them. Then copies past Claude's retention go (ExpireCopies).
+// them, also when there is none to make (the first pass is over). Then
+// copies past Claude's retention go (ExpireCopies).
 func KeepCopies(accountDir, runtime, copies string, todo []Unkept, now time.Time, keep time.Duration) (Kept, error) {
 	var k Kept
 	rt := runtimes.Check(accountDir, runtime)
-	if len(todo) > 0 && rt.Made && rt.Place.CommonDir != "" && rt.Place.Worktree != "" {
+	if rt.Made && rt.Place.CommonDir != "" && rt.Place.Worktree != "" {
 		if err := mkdirIn(accountDir, copies); err != nil {
 			return k, err
 		}
-		if err := writeKeptRecord(copies, rt, now); err != nil {
+		if err := writeKeptRecord(copies, rt); err != nil {
 			return k, err
 		}
 		for _, u := range todo {
@@ -194,7 +206,7 @@ func private(path string) error {
 // beside its copies, when it says anything new: resume makes the worktree
 // again from it once git forgot it. Its branch is read from the worktree's
 // own HEAD in its git dir, no git run.
-func writeKeptRecord(copies string, rt runtimes.Runtime, now time.Time) error {
+func writeKeptRecord(copies string, rt runtimes.Runtime) error {
 	rec := conversation.Removed{Path: rt.Place.Worktree, CommonDir: rt.Place.CommonDir, Root: rootOf(rt.Place.CommonDir), Vouched: rt.Known}
 	if head, err := fsx.ReadFileNoFollow(filepath.Join(rt.Place.GitDir, "HEAD"), 4096); err == nil && rt.Place.GitDir != "" {
 		h := strings.TrimSpace(string(head))

@@ -114,7 +114,7 @@ func liveCopies(accountDir string) map[string]string {
 	rts, _ := runtimes.List(accountDir)
 	for _, rt := range rts {
 		if rt.Made && rt.Place.CommonDir != "" && rt.Place.Worktree != "" {
-			m[CopiesDir(accountDir, rt.Place.CommonDir, rt.Place.Worktree, rt.Dir)] = rt.Dir
+			m[CopiesDir(accountDir, rt.Place.CommonDir, rt.Dir)] = rt.Dir
 		}
 	}
 	return m
