@@ -56,18 +56,23 @@ func (w *Workspace) harvest(since configdir.StateStamp, io IO) {
 }
 
 // unkept lists the transcripts of the runtime the account has no current
-// copy of and this session's Claude wrote, or one of an earlier session
-// (worktree.FindUnkept): the quiet time it asks for is the record's
-// before this session, or when the last launcher here died in a session,
-// the time it was last known alive (what changed until then was that
-// session's Claude's). A session that wrote no transcript costs a stat of
-// each, and no lock.
-func (w *Workspace) unkept() ([]worktree.Unkept, bool) {
+// copy of and this session's Claude wrote, or on the first pass for a
+// runtime of an earlier version, one of an earlier session
+// (worktree.FindUnkept): the quiet time it trusts is the record's before
+// this session, or when the last launcher here died in a session, the time
+// it was last known alive (what changed until then was that session's
+// Claude's). first says the runtime's first pass is due. A session that
+// wrote no transcript costs a read of the record and a stat of each
+// transcript, and no lock.
+func (w *Workspace) unkept() (todo []worktree.Unkept, first bool) {
 	if !w.Layout.IsRuntime || !w.InWorkTree() {
 		return nil, false
 	}
-	quiet := func() int64 { return max(runtimes.Check(w.Account.Dir, w.Layout.ConfigDir).Quiet, w.Unclean) }
-	return worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir, w.started, quiet)
+	rt := runtimes.Check(w.Account.Dir, w.Layout.ConfigDir)
+	if !rt.Made {
+		return nil, false
+	}
+	return worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir, w.started, !rt.Kept, max(rt.Quiet, w.Unclean)), !rt.Kept
 }
 
 func (w *Workspace) copiesDir() string {

@@ -57,6 +57,11 @@ type Entry struct {
 	// session, a command or a repair in it), in Unix nanoseconds; 0 while a
 	// Claude may still be writing in it.
 	Quiet int64 `json:"quiet,omitempty"`
+	// Kept: the account keeps its own copy of each transcript the
+	// launcher's Claude writes in the runtime (worktree.KeepCopies) since
+	// the runtime was made, or since the first session after the upgrade
+	// that brought copies took those from before (MarkKept).
+	Kept bool `json:"kept,omitempty"`
 	// Place is where the runtime belongs, as the last launch in it found
 	// it; empty in a record of an earlier version until the next launch.
 	Place
@@ -118,7 +123,7 @@ func Read(path string) (*Record, error) {
 		return nil, fmt.Errorf(`%s: "runtimes" is not an object; %s`, path, fix)
 	}
 	rts.ForEach(func(k, v gjson.Result) bool {
-		r.Runtimes[decodePath(k.String())] = Entry{Ino: v.Get("ino").Uint(), Quiet: v.Get("quiet").Int(),
+		r.Runtimes[decodePath(k.String())] = Entry{Ino: v.Get("ino").Uint(), Quiet: v.Get("quiet").Int(), Kept: v.Get("kept").Bool(),
 			Place: Place{Worktree: absOrEmpty(v.Get("worktree")), GitDir: absOrEmpty(v.Get("gitDir")), CommonDir: absOrEmpty(v.Get("commonDir"))}}
 		return true
 	})
@@ -201,8 +206,9 @@ func Ctime(fi fs.FileInfo) int64 {
 // runtimes that are gone or were replaced since (a worktree removed, a
 // runtime set aside). One it cannot look at now (a disk not mounted, a
 // permission) is kept. The dir already recorded with its inode (a runtime
-// that moved with its worktree) keeps its quiet time: only where it
-// belongs changes.
+// that moved with its worktree) keeps its quiet time and whether copies of
+// its transcripts are kept: only where it belongs changes. A dir new to the
+// record holds no transcript from before copies were kept (Kept).
 func (r *Record) Add(dir string, place Place) error {
 	ino, err := inode(dir)
 	if err != nil {
@@ -214,9 +220,9 @@ func (r *Record) Add(dir string, place Place) error {
 			delete(r.Runtimes, p)
 		}
 	}
-	e := Entry{Ino: ino, Place: place}
+	e := Entry{Ino: ino, Place: place, Kept: true}
 	if was, ok := r.Runtimes[dir]; ok && was.Ino == ino {
-		e.Quiet = was.Quiet
+		e.Quiet, e.Kept = was.Quiet, was.Kept
 	}
 	r.Runtimes[dir] = e
 	return nil
@@ -291,6 +297,24 @@ func (r *Record) leftAlone(dir string, unchanged func(quiet int64) bool) bool {
 		return true // not ours
 	}
 	return e.Quiet != 0 && unchanged != nil && unchanged(e.Quiet)
+}
+
+// MarkKept records in the account's record at path that the account keeps
+// copies of the transcripts of the runtime dir (Entry.Kept), under the
+// account's lock (the caller holds it); nothing when it says so already or
+// does not name dir as the launcher made it.
+func MarkKept(path, dir string) error {
+	r, err := Read(path)
+	if err != nil {
+		return err
+	}
+	e, ok := r.Runtimes[dir]
+	if !ok || e.Kept || !r.Made(dir) {
+		return nil
+	}
+	e.Kept = true
+	r.Runtimes[dir] = e
+	return fsx.WriteSecret(path, r.Encode())
 }
 
 // Register records dir, belonging at place, in the account's record at

@@ -52,27 +52,27 @@ type Unkept struct {
 }
 
 // FindUnkept lists the transcripts of the runtime dir runtime whose copy in
-// copiesDir() (CopiesDir) is missing or stale, and that a Claude the
-// launcher started wrote: changed after since (the session's start, Unix
-// nanoseconds; 0: none is); and, on the first pass for the runtime (first:
-// copies has no record yet, as after an upgrade), those not changed since
-// the launcher last left the runtime alone (quiet). One changed between the
-// two came from elsewhere (an archive extracted over the checkout,
-// runtimes.ChangedSince) and is left out, also later: the quiet time moves
-// on at the end of a session, past it, so only the first pass may trust
-// it, and KeepCopies writes the record then, whatever it found. It takes
-// no lock and writes nothing: a later session costs a stat of each
-// transcript, and of the copy of each it changed.
-func FindUnkept(runtime string, copiesDir func() string, since int64, quiet func() int64) (todo []Unkept, first bool) {
-	copies := copiesDir()
-	_, err := os.Lstat(filepath.Join(copies, conversation.RemovedFile))
-	first = err != nil
+// copiesDir() (CopiesDir, asked only when there is a transcript) is missing
+// or stale, and that a Claude the launcher started wrote: changed after
+// since (the session's start, Unix nanoseconds; 0: none is); and, on the
+// first pass for a runtime made before copies were kept (first: the
+// account's record does not say Kept), those not changed since the
+// launcher last left the runtime alone (quiet, as the record said before
+// this session). One changed between the two came from elsewhere (an
+// archive extracted over the checkout, runtimes.ChangedSince) and is left
+// out, also later: the quiet time moves on at the end of a session, past
+// it, so only the first pass may trust it (KeepCopies then marks the
+// runtime Kept, whatever it found). It takes no lock and writes nothing: a
+// later session costs a stat of each transcript, and of the copy of each
+// it changed.
+func FindUnkept(runtime string, copiesDir func() string, since int64, first bool, quiet int64) []Unkept {
 	root := filepath.Join(runtime, "projects")
 	keys, err := readRealDir(root)
-	if err != nil {
-		return nil, first
+	if err != nil || len(keys) == 0 {
+		return nil
 	}
-	q, asked := int64(0), false
+	copies := copiesDir()
+	var todo []Unkept
 	for _, k := range keys {
 		if !k.IsDir() {
 			continue
@@ -93,13 +93,7 @@ func FindUnkept(runtime string, copiesDir func() string, since int64, quiet func
 			if ct := runtimes.Ctime(fi); since == 0 || ct <= since {
 				// Not changed in this session: taken only on the first
 				// pass, so its copy is not even looked at on later ones.
-				if !first {
-					continue
-				}
-				if !asked {
-					q, asked = quiet(), true
-				}
-				if q == 0 || ct > q {
+				if !first || quiet == 0 || ct > quiet {
 					continue // not proven the launcher's
 				}
 			}
@@ -110,7 +104,7 @@ func FindUnkept(runtime string, copiesDir func() string, since int64, quiet func
 			todo = append(todo, Unkept{Src: filepath.Join(root, k.Name(), n), Dst: dst, info: fi})
 		}
 	}
-	return todo, first
+	return todo
 }
 
 // IsTranscriptName reports whether n is a conversation's transcript as
@@ -142,13 +136,13 @@ type Kept struct {
 // listed, under the account's lock (the caller holds it): only when the
 // account's record says the launcher made runtime for this account
 // (runtimes.Check: Made), each as a hard link, else a copy with its time
-// (mode 0600 either way); and the record of where the worktree is beside
-// them, also when there is none to make (the first pass is over). Then
-// copies past Claude's retention go (ExpireCopies).
+// (mode 0600 either way), with the record of where the worktree is beside
+// them; then it marks the runtime Kept (the first pass is over, also when
+// it found none). Then copies past Claude's retention go (ExpireCopies).
 func KeepCopies(accountDir, runtime, copies string, todo []Unkept, now time.Time, keep time.Duration) (Kept, error) {
 	var k Kept
 	rt := runtimes.Check(accountDir, runtime)
-	if rt.Made && rt.Place.CommonDir != "" && rt.Place.Worktree != "" {
+	if len(todo) > 0 && rt.Made && rt.Place.CommonDir != "" && rt.Place.Worktree != "" {
 		if err := mkdirIn(accountDir, copies); err != nil {
 			return k, err
 		}
@@ -180,6 +174,11 @@ func KeepCopies(accountDir, runtime, copies string, todo []Unkept, now time.Time
 			if err != nil {
 				return k, fmt.Errorf("keeping a copy of %s in %s: %w", u.Src, u.Dst, err)
 			}
+		}
+	}
+	if rt.Made && !rt.Kept {
+		if err := runtimes.MarkKept(runtimes.Path(accountDir), runtime); err != nil {
+			return k, err
 		}
 	}
 	n, err := ExpireCopies(accountDir, now, keep, false)
