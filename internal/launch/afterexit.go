@@ -19,8 +19,9 @@ func (w *Workspace) afterExit(since configdir.StateStamp, ran bool, io IO) {
 	// The transcripts to keep are found before harvest moves the runtime's
 	// quiet time on: one planted before this session must not pass for one
 	// of its Claude.
-	todo, first := w.unkept()
-	w.harvest(since, io)
+	rec := w.record()
+	todo, first := w.unkept(rec)
+	w.harvestWith(since, rec, io)
 	w.keepCopies(todo, first, io)
 	if ran {
 		w.removeIfEphemeral(io)
@@ -32,8 +33,13 @@ func (w *Workspace) afterExit(since configdir.StateStamp, ran bool, io IO) {
 // as a second plan, applied like the first, so the account's other worktrees
 // get it at their next launch. A failure here loses nothing: the next launch
 // in this worktree harvests the same.
-func (w *Workspace) harvest(since configdir.StateStamp, io IO) {
-	if configdir.Stamp(w.Layout) == since && w.leftAlone() {
+func (w *Workspace) harvest(since configdir.StateStamp, io IO) { w.harvestWith(since, nil, io) }
+
+// harvestWith is harvest, asking the account's record of runtimes rec
+// (read once for the whole after-exit pass; nil: read here) whether the
+// runtime was left alone.
+func (w *Workspace) harvestWith(since configdir.StateStamp, rec *runtimes.Record, io IO) {
+	if configdir.Stamp(w.Layout) == since && w.leftAloneIn(rec) {
 		// Claude did not write its state, and nothing else in the runtime
 		// changed since it was last left alone: nothing to take in and
 		// nothing to record, so no lock to wait for.
@@ -64,15 +70,17 @@ func (w *Workspace) harvest(since configdir.StateStamp, io IO) {
 // Claude's). first says the runtime's first pass is due. A session that
 // wrote no transcript costs a read of the record and a stat of each
 // transcript, and no lock.
-func (w *Workspace) unkept() (todo []worktree.Unkept, first bool) {
-	if !w.Layout.IsRuntime || !w.InWorkTree() {
+func (w *Workspace) unkept(rec *runtimes.Record) (todo []worktree.Unkept, first bool) {
+	if rec == nil || !w.InWorkTree() {
 		return nil, false
 	}
-	rt := runtimes.Check(w.Account.Dir, w.Layout.ConfigDir)
-	if !rt.Made {
+	// Whether the launcher made the dir is asked under the lock
+	// (KeepCopies), when there is something to do.
+	e, ok := rec.Runtimes[w.Layout.ConfigDir]
+	if !ok {
 		return nil, false
 	}
-	return worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir, w.started, !rt.Kept, max(rt.Quiet, w.Unclean)), !rt.Kept
+	return worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir, w.started, !e.Kept, max(e.Quiet, w.Unclean)), !e.Kept
 }
 
 func (w *Workspace) copiesDir() string {
@@ -101,6 +109,19 @@ func (w *Workspace) keepCopies(todo []worktree.Unkept, first bool, io IO) {
 	if k.Copied > 0 {
 		io.Note(fmt.Sprintf("kept %d conversation(s) in %s as copies, not hard links (%s): they take disk space; 'claude-account purge' removes them", k.Copied, w.copiesDir(), k.CopiedWhy))
 	}
+}
+
+// record is the account's record of its runtimes, when the workspace runs
+// in a runtime and it can be read; else nil.
+func (w *Workspace) record() *runtimes.Record {
+	if !w.Layout.IsRuntime {
+		return nil
+	}
+	rec, err := runtimes.Read(runtimes.Path(w.Account.Dir))
+	if err != nil {
+		return nil
+	}
+	return rec
 }
 
 // leave is Leave, with a failure said, not returned: the session is over.

@@ -225,9 +225,16 @@ func (w *Workspace) Leave() error {
 
 // leftAlone reports, without the account's lock, whether Leave would write
 // nothing (runtimes.LeftAlone).
-func (w *Workspace) leftAlone() bool {
+func (w *Workspace) leftAlone() bool { return w.leftAloneIn(nil) }
+
+// leftAloneIn is leftAlone, asking rec (the record as read already; nil:
+// read it now).
+func (w *Workspace) leftAloneIn(rec *runtimes.Record) bool {
 	if !w.Layout.IsRuntime {
 		return true
+	}
+	if rec != nil {
+		return rec.LeftAlone(w.Layout.ConfigDir, w.untouched)
 	}
 	ok, err := runtimes.LeftAlone(runtimes.Path(w.Account.Dir), w.Layout.ConfigDir, w.untouched)
 	return err == nil && ok

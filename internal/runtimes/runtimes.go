@@ -291,6 +291,11 @@ func LeftAlone(path, dir string, unchanged func(quiet int64) bool) (bool, error)
 	return r.leftAlone(dir, unchanged), nil
 }
 
+// LeftAlone is the package's LeftAlone, asked of a record read already.
+func (r *Record) LeftAlone(dir string, unchanged func(quiet int64) bool) bool {
+	return r.leftAlone(dir, unchanged)
+}
+
 func (r *Record) leftAlone(dir string, unchanged func(quiet int64) bool) bool {
 	e, ok := r.Runtimes[dir]
 	if !ok || !r.Made(dir) {
