@@ -9,9 +9,11 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitcmd"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/runtimes"
 )
@@ -208,12 +210,7 @@ func private(path string) error {
 func writeKeptRecord(copies string, rt runtimes.Runtime) error {
 	rec := conversation.Removed{Path: rt.Place.Worktree, CommonDir: rt.Place.CommonDir, Root: rootOf(rt.Place.CommonDir), Vouched: rt.Known}
 	if head, err := fsx.ReadFileNoFollow(filepath.Join(rt.Place.GitDir, "HEAD"), 4096); err == nil && rt.Place.GitDir != "" {
-		h := strings.TrimSpace(string(head))
-		if b, ok := strings.CutPrefix(h, "ref: refs/heads/"); ok {
-			rec.Branch = b
-		} else if validOID(h) {
-			rec.Head = h
-		}
+		rec.Branch, rec.Head = headOf(head)
 	}
 	if old := conversation.ReadRemoved(copies); old != nil {
 		if rec.Branch == "" && rec.Head == "" {
@@ -230,6 +227,23 @@ func writeKeptRecord(copies string, rt runtimes.Runtime) error {
 	}
 	_, err = fsx.WriteIfChanged(filepath.Join(copies, conversation.RemovedFile), append(data, '\n'), 0o600)
 	return err
+}
+
+// headOf reads a worktree's HEAD file (the repository's, so anything): the
+// branch it is on, when that is a valid branch name, or the commit it is
+// detached at.
+func headOf(data []byte) (branch, oid string) {
+	h := strings.TrimSpace(string(data))
+	if b, ok := strings.CutPrefix(h, "ref: refs/heads/"); ok {
+		if gitcmd.CheckRefName("refs/heads/"+b) == nil && !strings.HasPrefix(b, "-") && !strings.ContainsFunc(b, unicode.IsControl) {
+			return b, ""
+		}
+		return "", ""
+	}
+	if validOID(h) {
+		return "", h
+	}
+	return "", ""
 }
 
 // rootOf is the repository a common git dir belongs to (conversation's rule).
