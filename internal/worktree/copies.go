@@ -100,12 +100,45 @@ func FindUnkept(runtime string, copiesDir func() string, since int64, first bool
 				}
 			}
 			dst := filepath.Join(copies, "projects", k.Name(), n)
-			if current(fi, dst) {
-				continue
+			if !current(fi, dst) {
+				todo = append(todo, Unkept{Src: filepath.Join(root, k.Name(), n), Dst: dst, info: fi})
 			}
-			todo = append(todo, Unkept{Src: filepath.Join(root, k.Name(), n), Dst: dst, info: fi})
+			// Its side dir (<id>/: subagents' transcripts, tool results),
+			// which Claude writes only in a session that appends to the
+			// transcript: looked at only when the transcript is taken.
+			id := strings.TrimSuffix(n, ".jsonl")
+			todo = append(todo, sideUnkept(filepath.Join(root, k.Name(), id), filepath.Join(copies, "projects", k.Name(), id), since, first, quiet)...)
 		}
 	}
+	return todo
+}
+
+// sideUnkept is FindUnkept's rule for the files of a transcript's side dir
+// src, copied to dst; links and what is below them are left out.
+func sideUnkept(src, dst string, since int64, first bool, quiet int64) []Unkept {
+	if fi, err := os.Lstat(src); err != nil || !fi.IsDir() {
+		return nil
+	}
+	var todo []Unkept
+	_ = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		if ct := runtimes.Ctime(fi); since == 0 || ct <= since {
+			if !first || quiet == 0 || ct > quiet {
+				return nil
+			}
+		}
+		rel, _ := filepath.Rel(src, p)
+		if to := filepath.Join(dst, rel); !current(fi, to) {
+			todo = append(todo, Unkept{Src: p, Dst: to, info: fi})
+		}
+		return nil
+	})
 	return todo
 }
 
@@ -274,6 +307,38 @@ func mkdirIn(accountDir, dir string) error {
 	return nil
 }
 
+// absorbTree moves each regular file under src to the same place under dst
+// when dst has none, else removes it (dst's is the same conversation's, as
+// new or newer); emptied dirs of src go. Links are left, never followed.
+func absorbTree(src, dst string) error {
+	var dirs []string
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		if _, err := os.Lstat(to); err == nil {
+			return os.Remove(p)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
+			return err
+		}
+		return moveFile(p, to)
+	})
+	for i := len(dirs) - 1; i >= 0; i-- {
+		_ = os.Remove(dirs[i]) // only when empty
+	}
+	return err
+}
+
 // readRealDir lists dir, which must be a directory and no link.
 func readRealDir(dir string) ([]os.DirEntry, error) {
 	fi, err := os.Lstat(dir)
@@ -298,23 +363,8 @@ func absorbCopies(accountDir, runtime, dst string) error {
 		if fsx.LinkIn(accountDir, rel) != "" {
 			continue
 		}
-		files, _ := filepath.Glob(filepath.Join(d, "projects", "*", "*.jsonl"))
-		for _, f := range files {
-			key := filepath.Base(filepath.Dir(f))
-			if fsx.LinkIn(d, filepath.Join("projects", key)) != "" {
-				continue
-			}
-			to := filepath.Join(dst, key, filepath.Base(f))
-			if _, err := os.Lstat(to); err == nil {
-				if err := os.Remove(f); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
-				return err
-			}
-			if err := moveFile(f, to); err != nil {
+		if fi, err := os.Lstat(filepath.Join(d, "projects")); err == nil && fi.IsDir() {
+			if err := absorbTree(filepath.Join(d, "projects"), dst); err != nil {
 				return err
 			}
 		}
