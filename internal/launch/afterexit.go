@@ -106,8 +106,9 @@ func (w *Workspace) keepCopies(todo []worktree.Unkept, first bool, io IO) {
 	if err != nil {
 		io.Note(err.Error())
 	}
-	if k.Copied > 0 {
-		io.Note(fmt.Sprintf("kept %d conversation(s) in %s as copies, not hard links (%s): they take disk space; 'claude-account purge' removes them", k.Copied, w.copiesDir(), k.CopiedWhy))
+	if k.Copied > 0 && k.First {
+		// Once per runtime: every later session copies its changes again.
+		io.Note(fmt.Sprintf("the account keeps its own copy of this worktree's conversations in %s, and cannot hard-link them there (%s): they are copied after each session, and take disk space until Claude's cleanup period (cleanupPeriodDays) is over or 'claude-account purge' removes them", w.copiesDir(), k.CopiedWhy))
 	}
 }
 

@@ -164,7 +164,10 @@ type Kept struct {
 	// Why the links failed, when some were copied instead (EXDEV: the
 	// account dir is on another file system).
 	CopiedWhy string
-	Expired   int
+	// First: the copies of this runtime began now (their record was
+	// written for the first time): what to say of them is said once.
+	First   bool
+	Expired int
 }
 
 // KeepCopies makes the account's copies of the transcripts FindUnkept
@@ -181,9 +184,11 @@ func KeepCopies(accountDir, runtime, copies string, todo []Unkept, now time.Time
 		if err := mkdirIn(accountDir, copies); err != nil {
 			return k, err
 		}
-		if err := writeKeptRecord(copies, rt); err != nil {
+		first, err := writeKeptRecord(copies, rt)
+		if err != nil {
 			return k, err
 		}
+		k.First = first
 		for _, u := range todo {
 			fi, err := os.Lstat(u.Src)
 			if err != nil || !os.SameFile(fi, u.info) || !fi.Mode().IsRegular() {
@@ -240,26 +245,27 @@ func private(path string) error {
 // beside its copies, when it says anything new: resume makes the worktree
 // again from it once git forgot it. Its branch is read from the worktree's
 // own HEAD in its git dir, no git run.
-func writeKeptRecord(copies string, rt runtimes.Runtime) error {
+func writeKeptRecord(copies string, rt runtimes.Runtime) (first bool, err error) {
 	rec := conversation.Removed{Path: rt.Place.Worktree, CommonDir: rt.Place.CommonDir, Root: rootOf(rt.Place.CommonDir), Vouched: rt.Known}
 	if head, err := fsx.ReadFileNoFollow(filepath.Join(rt.Place.GitDir, "HEAD"), 4096); err == nil && rt.Place.GitDir != "" {
 		rec.Branch, rec.Head = headOf(head)
 	}
-	if old := conversation.ReadRemoved(copies); old != nil {
+	old := conversation.ReadRemoved(copies)
+	if old != nil {
 		if rec.Branch == "" && rec.Head == "" {
 			rec.Branch, rec.Head = old.Branch, old.Head
 		}
 		rec.RemovedAt = old.RemovedAt
 		if *old == rec {
-			return nil
+			return false, nil
 		}
 	}
 	data, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
-		return err
+		return false, err
 	}
 	_, err = fsx.WriteIfChanged(filepath.Join(copies, conversation.RemovedFile), append(data, '\n'), 0o600)
-	return err
+	return old == nil, err
 }
 
 // headOf reads a worktree's HEAD file (the repository's, so anything): the
