@@ -2,6 +2,8 @@ package conversation
 
 import (
 	"path/filepath"
+
+	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
 // KeptPrefix begins the name of the dir, in a worktree's archive
@@ -12,9 +14,11 @@ import (
 const KeptPrefix = "kept-"
 
 // kept lists the account's copies of its runtimes' transcripts, but not one
-// whose conversation a runtime the launcher made still holds (ids, by the
-// file's name): a runtime's transcript and the account's copy of it are one
-// conversation, listed once, as the runtime's.
+// whose own runtime, a runtime the launcher made, still holds it (ids, by
+// its copies dir and the file's name): a runtime's transcript and the
+// account's copy of it are one conversation, listed once, as the runtime's.
+// A copy of the same conversation in another runtime (a handoff) is left
+// to newestByID, which keeps the newer.
 func kept(a Account, ids map[string]bool) []transcript {
 	var out []transcript
 	dirs, _ := filepath.Glob(filepath.Join(a.Dir, "archive", "*", "*", KeptPrefix+"*"))
@@ -25,15 +29,15 @@ func kept(a Account, ids map[string]bool) []transcript {
 			continue // a record alone: the runtime has no conversation yet
 		}
 		// Where the worktree was, as the account's record of the runtime
-		// said; its branch is the transcript's own, the latest it ran on
-		// (the record's is as of when the copies were last made).
+		// said, and its branch (or commit) as of its last session that
+		// went on with a conversation: what resume makes it again from.
 		if rec := ReadRemoved(d); rec != nil {
 			for i := range found {
-				found[i].worktree, found[i].commonDir, found[i].vouched = rec.Path, rec.CommonDir, rec.Vouched
+				found[i].worktree, found[i].commonDir, found[i].vouched, found[i].saved = rec.Path, rec.CommonDir, rec.Vouched, rec
 			}
 		}
 		for _, c := range found {
-			if !ids[filepath.Base(c.path)] {
+			if !ids[filepath.Join(filepath.Base(d), filepath.Base(c.path))] {
 				out = append(out, c)
 			}
 		}
@@ -41,13 +45,17 @@ func kept(a Account, ids map[string]bool) []transcript {
 	return out
 }
 
-// keptIDs are the names of the transcripts ts of runtimes the launcher made
-// (verified), which the account's copies of the same names stand behind.
+// keptIDs names, as <copies dir>/<file>, the transcripts ts of runtimes
+// the launcher made (verified), which the account's copies of the same
+// runtime and name stand behind. A runtime's transcript is
+// <runtime>/projects/<key>/<id>.jsonl; its copies dir is named for the
+// runtime's fingerprint.
 func keptIDs(ts []transcript) map[string]bool {
 	ids := map[string]bool{}
 	for _, t := range ts {
 		if t.where == InRuntime && t.verified {
-			ids[filepath.Base(t.path)] = true
+			rt := filepath.Dir(filepath.Dir(filepath.Dir(t.path)))
+			ids[filepath.Join(KeptPrefix+gitctx.Fingerprint(rt), filepath.Base(t.path))] = true
 		}
 	}
 	return ids

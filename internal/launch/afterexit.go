@@ -20,9 +20,9 @@ func (w *Workspace) afterExit(since configdir.StateStamp, ran bool, io IO) {
 	// quiet time on: one planted before this session must not pass for one
 	// of its Claude.
 	rec := w.record()
-	todo, first := w.unkept(rec)
+	todo, first, refresh := w.unkept(rec)
 	w.harvestWith(since, rec, io)
-	w.keepCopies(todo, first, io)
+	w.keepCopies(todo, first || refresh, io)
 	if ran {
 		w.removeIfEphemeral(io)
 	}
@@ -67,20 +67,26 @@ func (w *Workspace) harvestWith(since configdir.StateStamp, rec *runtimes.Record
 // (worktree.FindUnkept): the quiet time it trusts is the record's before
 // this session, or when the last launcher here died in a session, the time
 // it was last known alive (what changed until then was that session's
-// Claude's). first says the runtime's first pass is due. A session that
+// Claude's). first says the runtime's first pass is due, refresh that the
+// record beside the copies is out of date. A session that
 // wrote no transcript costs a read of the record and a stat of each
 // transcript, and no lock.
-func (w *Workspace) unkept(rec *runtimes.Record) (todo []worktree.Unkept, first bool) {
+func (w *Workspace) unkept(rec *runtimes.Record) (todo []worktree.Unkept, first, refresh bool) {
 	if rec == nil || !w.InWorkTree() {
-		return nil, false
+		return nil, false, false
 	}
 	// Whether the launcher made the dir is asked under the lock
 	// (KeepCopies), when there is something to do.
 	e, ok := rec.Runtimes[w.Layout.ConfigDir]
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
-	return worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir, w.started, !e.Kept, max(e.Quiet, w.Unclean)), !e.Kept
+	todo, touched := worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir, w.started, !e.Kept, max(e.Quiet, w.Unclean))
+	// A session that went on with conversations the account keeps already
+	// (a hard link follows them) may have switched branches: the record
+	// resume makes the worktree again from says the one it is on now.
+	refresh = touched && len(todo) == 0 && worktree.RecordStale(w.copiesDir(), w.Context.GitDir)
+	return todo, !e.Kept, refresh
 }
 
 func (w *Workspace) copiesDir() string {
@@ -93,8 +99,8 @@ func (w *Workspace) copiesDir() string {
 // conversation outlives the worktree's git dir (`rm -rf` of the worktree,
 // then git worktree prune): worktree.KeepCopies. A failure loses nothing:
 // the next session here tries again.
-func (w *Workspace) keepCopies(todo []worktree.Unkept, first bool, io IO) {
-	if len(todo) == 0 && !first {
+func (w *Workspace) keepCopies(todo []worktree.Unkept, record bool, io IO) {
+	if len(todo) == 0 && !record {
 		return
 	}
 	release, err := lock.Account(w.lockDir, w.Account.Name)
@@ -102,7 +108,7 @@ func (w *Workspace) keepCopies(todo []worktree.Unkept, first bool, io IO) {
 		return
 	}
 	defer release()
-	k, err := worktree.KeepCopies(w.Account.Dir, w.Layout.ConfigDir, w.copiesDir(), todo, w.now(), conversation.Keep(w.Account.Dir))
+	k, err := worktree.KeepCopies(w.Account.Dir, w.Layout.ConfigDir, w.copiesDir(), todo, record, w.now(), conversation.Keep(w.Account.Dir))
 	if err != nil {
 		io.Note(err.Error())
 	}

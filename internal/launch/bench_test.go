@@ -178,7 +178,7 @@ func BenchmarkAfterExitKept(b *testing.B) {
 	w.started = 1 // every transcript is this session's: the first pass links them
 	stamp := configdir.Stamp(w.Layout)
 	w.afterExit(stamp, true, io)
-	if todo, first := w.unkept(w.record()); len(todo) != 0 || first {
+	if todo, first, refresh := w.unkept(w.record()); len(todo) != 0 || first || refresh {
 		b.Fatal("the first pass kept no copy of some")
 	}
 	w.started = time.Now().UnixNano()

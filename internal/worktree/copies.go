@@ -66,15 +66,16 @@ type Unkept struct {
 // it, so only the first pass may trust it (KeepCopies then marks the
 // runtime Kept, whatever it found). It takes no lock and writes nothing: a
 // later session costs a stat of each transcript, and of the copy of each
-// it changed.
-func FindUnkept(runtime string, copiesDir func() string, since int64, first bool, quiet int64) []Unkept {
+// it changed. touched says a transcript changed in this session (the
+// record beside the copies may need its branch brought up to date:
+// RecordStale).
+func FindUnkept(runtime string, copiesDir func() string, since int64, first bool, quiet int64) (todo []Unkept, touched bool) {
 	root := filepath.Join(runtime, "projects")
 	keys, err := readRealDir(root)
 	if err != nil || len(keys) == 0 {
-		return nil
+		return nil, false
 	}
 	copies := copiesDir()
-	var todo []Unkept
 	for _, k := range keys {
 		if !k.IsDir() {
 			continue
@@ -98,6 +99,8 @@ func FindUnkept(runtime string, copiesDir func() string, since int64, first bool
 				if !first || quiet == 0 || ct > quiet {
 					continue // not proven the launcher's
 				}
+			} else {
+				touched = true
 			}
 			dst := filepath.Join(copies, "projects", k.Name(), n)
 			if !current(fi, dst) {
@@ -110,7 +113,7 @@ func FindUnkept(runtime string, copiesDir func() string, since int64, first bool
 			todo = append(todo, sideUnkept(filepath.Join(root, k.Name(), id), filepath.Join(copies, "projects", k.Name(), id), since, first, quiet)...)
 		}
 	}
-	return todo
+	return todo, touched
 }
 
 // sideUnkept is FindUnkept's rule for the files of a transcript's side dir
@@ -175,12 +178,13 @@ type Kept struct {
 // account's record says the launcher made runtime for this account
 // (runtimes.Check: Made), each as a hard link, else a copy with its time
 // (mode 0600 either way), with the record of where the worktree is beside
-// them; then it marks the runtime Kept (the first pass is over, also when
+// them (brought up to date also when refresh asks, RecordStale); then it
+// marks the runtime Kept (the first pass is over, also when
 // it found none). Then copies past Claude's retention go (ExpireCopies).
-func KeepCopies(accountDir, runtime, copies string, todo []Unkept, now time.Time, keep time.Duration) (Kept, error) {
+func KeepCopies(accountDir, runtime, copies string, todo []Unkept, refresh bool, now time.Time, keep time.Duration) (Kept, error) {
 	var k Kept
 	rt := runtimes.Check(accountDir, runtime)
-	if len(todo) > 0 && rt.Made && rt.Place.CommonDir != "" && rt.Place.Worktree != "" {
+	if (len(todo) > 0 || refresh) && rt.Made && rt.Place.CommonDir != "" && rt.Place.Worktree != "" {
 		if err := mkdirIn(accountDir, copies); err != nil {
 			return k, err
 		}
@@ -266,6 +270,22 @@ func writeKeptRecord(copies string, rt runtimes.Runtime) (first bool, err error)
 	}
 	_, err = fsx.WriteIfChanged(filepath.Join(copies, conversation.RemovedFile), append(data, '\n'), 0o600)
 	return old == nil, err
+}
+
+// RecordStale reports whether the record beside the copies in copies is
+// missing or names another branch or commit than the worktree's HEAD in its
+// git dir gitDir says now: resume makes the worktree again from it.
+func RecordStale(copies, gitDir string) bool {
+	rec := conversation.ReadRemoved(copies)
+	if rec == nil {
+		return true
+	}
+	head, err := fsx.ReadFileNoFollow(filepath.Join(gitDir, "HEAD"), 4096)
+	if err != nil {
+		return false
+	}
+	b, oid := headOf(head)
+	return (b != "" || oid != "") && (b != rec.Branch || oid != rec.Head)
 }
 
 // headOf reads a worktree's HEAD file (the repository's, so anything): the

@@ -41,8 +41,8 @@ func keep(t *testing.T, accountDir, runtime string, since int64) (Kept, string) 
 	t.Helper()
 	rt := runtimes.Check(accountDir, runtime)
 	copies := CopiesDir(accountDir, rt.Place.CommonDir, runtime)
-	todo := FindUnkept(runtime, func() string { return copies }, since, !rt.Kept, rt.Quiet)
-	k, err := KeepCopies(accountDir, runtime, copies, todo, time.Now(), 30*24*time.Hour)
+	todo, _ := FindUnkept(runtime, func() string { return copies }, since, !rt.Kept, rt.Quiet)
+	k, err := KeepCopies(accountDir, runtime, copies, todo, false, time.Now(), 30*24*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
