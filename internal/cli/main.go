@@ -45,6 +45,7 @@ type CLI struct {
 	Jump     JumpCmd     `cmd:"" help:"Switch this tmux client to a session's pane: the one named, or the one waiting longest."`
 	Sessions SessionsCmd `cmd:"" help:"List the conversations of this repository (or --all), wherever they are kept."`
 	Resume   ResumeCmd   `cmd:"" help:"Continue a conversation wherever it is kept, in its worktree (made again if removed), on its account or another."`
+	Purge    PurgeCmd    `cmd:"" help:"Remove the account's copies of conversations past Claude's retention (or --older-than)."`
 	Worktree WorktreeCmd `cmd:"" help:"Make, list, remove and sweep worktrees for parallel sessions."`
 	Trust    TrustCmd    `cmd:"" help:"Approve a project's .claude/.mcp.json so its servers load."`
 	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`

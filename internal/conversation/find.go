@@ -225,6 +225,9 @@ func ofAccount(a Account) []transcript {
 			out = append(out, transcriptsIn(d, t)...)
 		}
 	}
+	// The account's copies of its runtimes' transcripts (KeepCopies), but
+	// for those a runtime of it still holds: one conversation, listed once.
+	out = append(out, kept(a, keptIDs(out))...)
 	// The archive: archive/<repository>/<worktree>/projects[-<time>]/.
 	dirs, _ := filepath.Glob(filepath.Join(a.Dir, "archive", "*", "*", "projects*"))
 	for _, d := range dirs {

@@ -1,9 +1,13 @@
 package launch
 
 import (
+	"fmt"
+
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -12,7 +16,13 @@ import (
 // alone, and — when Claude ran — an ephemeral worktree it left without work
 // is removed. The instance lock is released by then.
 func (w *Workspace) afterExit(since configdir.StateStamp, ran bool, io IO) {
-	w.harvest(since, io)
+	// The transcripts to keep are found before harvest moves the runtime's
+	// quiet time on: one planted before this session must not pass for one
+	// of its Claude.
+	rec := w.record()
+	todo, first, refresh := w.unkept(rec)
+	w.harvestWith(since, rec, io)
+	w.keepCopies(todo, first || refresh, io)
 	if ran {
 		w.removeIfEphemeral(io)
 	}
@@ -23,8 +33,13 @@ func (w *Workspace) afterExit(since configdir.StateStamp, ran bool, io IO) {
 // as a second plan, applied like the first, so the account's other worktrees
 // get it at their next launch. A failure here loses nothing: the next launch
 // in this worktree harvests the same.
-func (w *Workspace) harvest(since configdir.StateStamp, io IO) {
-	if configdir.Stamp(w.Layout) == since && w.leftAlone() {
+func (w *Workspace) harvest(since configdir.StateStamp, io IO) { w.harvestWith(since, nil, io) }
+
+// harvestWith is harvest, asking the account's record of runtimes rec
+// (read once for the whole after-exit pass; nil: read here) whether the
+// runtime was left alone.
+func (w *Workspace) harvestWith(since configdir.StateStamp, rec *runtimes.Record, io IO) {
+	if configdir.Stamp(w.Layout) == since && w.leftAloneIn(rec) {
 		// Claude did not write its state, and nothing else in the runtime
 		// changed since it was last left alone: nothing to take in and
 		// nothing to record, so no lock to wait for.
@@ -44,6 +59,76 @@ func (w *Workspace) harvest(since configdir.StateStamp, io IO) {
 	if err := plan.Apply(); err != nil {
 		io.Note(err.Error())
 	}
+}
+
+// unkept lists the transcripts of the runtime the account has no current
+// copy of and this session's Claude wrote, or on the first pass for a
+// runtime of an earlier version, one of an earlier session
+// (worktree.FindUnkept): the quiet time it trusts is the record's before
+// this session, or when the last launcher here died in a session, the time
+// it was last known alive (what changed until then was that session's
+// Claude's). first says the runtime's first pass is due, refresh that the
+// record beside the copies is out of date. A session that
+// wrote no transcript costs a read of the record and a stat of each
+// transcript, and no lock.
+func (w *Workspace) unkept(rec *runtimes.Record) (todo []worktree.Unkept, first, refresh bool) {
+	if rec == nil || !w.InWorkTree() {
+		return nil, false, false
+	}
+	// Whether the launcher made the dir is asked under the lock
+	// (KeepCopies), when there is something to do.
+	e, ok := rec.Runtimes[w.Layout.ConfigDir]
+	if !ok {
+		return nil, false, false
+	}
+	todo, touched := worktree.FindUnkept(w.Layout.ConfigDir, w.copiesDir, w.started, !e.Kept, max(e.Quiet, w.Unclean))
+	// A session that went on with conversations the account keeps already
+	// (a hard link follows them) may have switched branches: the record
+	// resume makes the worktree again from says the one it is on now.
+	refresh = touched && len(todo) == 0 && worktree.RecordStale(w.copiesDir(), w.Context.GitDir)
+	return todo, !e.Kept, refresh
+}
+
+func (w *Workspace) copiesDir() string {
+	return worktree.CopiesDir(w.Account.Dir, w.Context.CommonDir, w.Layout.ConfigDir)
+}
+
+// keepCopies gives the account its own copy (a hard link) of each
+// transcript unkept listed (and on the first pass for the runtime, the
+// record that it is over), under the account's lock, so that the
+// conversation outlives the worktree's git dir (`rm -rf` of the worktree,
+// then git worktree prune): worktree.KeepCopies. A failure loses nothing:
+// the next session here tries again.
+func (w *Workspace) keepCopies(todo []worktree.Unkept, record bool, io IO) {
+	if len(todo) == 0 && !record {
+		return
+	}
+	release, err := lock.Account(w.lockDir, w.Account.Name)
+	if err != nil {
+		return
+	}
+	defer release()
+	k, err := worktree.KeepCopies(w.Account.Dir, w.Layout.ConfigDir, w.copiesDir(), todo, record, w.now(), conversation.Keep(w.Account.Dir))
+	if err != nil {
+		io.Note(err.Error())
+	}
+	if k.Copied > 0 && k.First {
+		// Once per runtime: every later session copies its changes again.
+		io.Note(fmt.Sprintf("the account keeps its own copy of this worktree's conversations in %s, and cannot hard-link them there (%s): they are copied after each session, and take disk space until Claude's cleanup period (cleanupPeriodDays) is over or 'claude-account purge' removes them", w.copiesDir(), k.CopiedWhy))
+	}
+}
+
+// record is the account's record of its runtimes, when the workspace runs
+// in a runtime and it can be read; else nil.
+func (w *Workspace) record() *runtimes.Record {
+	if !w.Layout.IsRuntime {
+		return nil
+	}
+	rec, err := runtimes.Read(runtimes.Path(w.Account.Dir))
+	if err != nil {
+		return nil
+	}
+	return rec
 }
 
 // leave is Leave, with a failure said, not returned: the session is over.

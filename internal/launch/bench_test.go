@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -156,5 +157,34 @@ func BenchmarkBringResumeHere(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w.bring(args, io)
+	}
+}
+
+// BenchmarkAfterExitKept is the after-exit pass of a session that changed
+// nothing, in a runtime of 200 transcripts the account keeps copies of
+// already: a stat of each, no lock.
+func BenchmarkAfterExitKept(b *testing.B) {
+	w, io := benchWorkspace(b)
+	dir := filepath.Join(w.Layout.ConfigDir, "projects", conversation.KeyFor(w.Context.Dir, w.Claude))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 200; i++ {
+		id := fmt.Sprintf("12345678-1234-4234-8234-%012d", i)
+		if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(`{"type":"user","cwd":"/x"}`+"\n"), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	w.started = 1 // every transcript is this session's: the first pass links them
+	stamp := configdir.Stamp(w.Layout)
+	w.afterExit(stamp, true, io)
+	if todo, first, refresh := w.unkept(w.record()); len(todo) != 0 || first || refresh {
+		b.Fatal("the first pass kept no copy of some")
+	}
+	w.started = time.Now().UnixNano()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.afterExit(stamp, true, io)
 	}
 }

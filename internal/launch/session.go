@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -34,6 +35,7 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 		return Status{}, err
 	}
 	defer held.Release()
+	w.started = time.Now().UnixNano()
 	if err := w.prepareSession(held, io); err != nil {
 		return Status{}, err
 	}

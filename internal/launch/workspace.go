@@ -41,6 +41,12 @@ type Workspace struct {
 	// otherwise.
 	Signals *Signals
 
+	// started is when this session's launcher took the instance lock (Unix
+	// nanoseconds; 0 outside a session): a transcript changed later was
+	// written by its Claude (or its launch), one changed before it and
+	// after the runtime was last left alone came from elsewhere.
+	started int64
+
 	env     env.Env
 	dir     string // the working directory
 	now     func() time.Time
@@ -219,9 +225,16 @@ func (w *Workspace) Leave() error {
 
 // leftAlone reports, without the account's lock, whether Leave would write
 // nothing (runtimes.LeftAlone).
-func (w *Workspace) leftAlone() bool {
+func (w *Workspace) leftAlone() bool { return w.leftAloneIn(nil) }
+
+// leftAloneIn is leftAlone, asking rec (the record as read already; nil:
+// read it now).
+func (w *Workspace) leftAloneIn(rec *runtimes.Record) bool {
 	if !w.Layout.IsRuntime {
 		return true
+	}
+	if rec != nil {
+		return rec.LeftAlone(w.Layout.ConfigDir, w.untouched)
 	}
 	ok, err := runtimes.LeftAlone(runtimes.Path(w.Account.Dir), w.Layout.ConfigDir, w.untouched)
 	return err == nil && ok

@@ -21,6 +21,8 @@ type Runtime struct {
 	Made bool
 	// Quiet is when the launcher last left it alone (Entry.Quiet).
 	Quiet int64
+	// Kept: the account keeps copies of its transcripts (Entry.Kept).
+	Kept bool
 	// Place is where it belongs. Known: the record says so (the last
 	// launch in it found it). Otherwise it is read from its path
 	// (<git dir>/claude-runtime/<account>) and git's own admin files,
@@ -116,7 +118,7 @@ func (r *Record) Check(dir string) Runtime {
 		rt.Why = "claude-account has no record of making it for this account (it came with the repository?)"
 		return rt
 	}
-	rt.Quiet = e.Quiet
+	rt.Quiet, rt.Kept = e.Quiet, e.Kept
 	rt.Place, rt.Known = e.Place, e.Worktree != "" && e.GitDir != "" && e.CommonDir != ""
 	if !rt.Known {
 		rt.Place = placeOf(dir)

@@ -69,6 +69,11 @@ type Entry struct {
 	// Gone is when Add found the dir no longer at its path (Record.Gone
 	// only), in Unix nanoseconds.
 	Gone int64 `json:"gone,omitempty"`
+	// Kept: the account keeps its own copy of each transcript the
+	// launcher's Claude writes in the runtime (worktree.KeepCopies) since
+	// the runtime was made, or since the first session after the upgrade
+	// that brought copies took those from before (MarkKept).
+	Kept bool `json:"kept,omitempty"`
 	// Place is where the runtime belongs, as the last launch in it found
 	// it; empty in a record of an earlier version until the next launch.
 	Place
@@ -158,7 +163,7 @@ func Read(path string) (*Record, error) {
 			sec.into = r.Gone
 		}
 		rts.ForEach(func(k, v gjson.Result) bool {
-			sec.into[decodePath(k.String())] = Entry{Ino: v.Get("ino").Uint(), Dev: v.Get("dev").Uint(), Quiet: v.Get("quiet").Int(), Gone: v.Get("gone").Int(),
+			sec.into[decodePath(k.String())] = Entry{Ino: v.Get("ino").Uint(), Dev: v.Get("dev").Uint(), Quiet: v.Get("quiet").Int(), Gone: v.Get("gone").Int(), Kept: v.Get("kept").Bool(),
 				Place: Place{Worktree: absOrEmpty(v.Get("worktree")), GitDir: absOrEmpty(v.Get("gitDir")), CommonDir: absOrEmpty(v.Get("commonDir"))}}
 			return true
 		})
@@ -248,17 +253,19 @@ func Ctime(fi fs.FileInfo) int64 {
 // One it cannot look at now (a disk not mounted, a permission) is kept.
 // The dir already recorded with its inode (a runtime whose worktree moved)
 // keeps its quiet time, as does one that moved here (Record.moved): only
-// where it belongs changes.
+// where it belongs changes, and whether copies of its transcripts are
+// kept (Kept). A dir new to the record holds no transcript from before
+// copies were kept.
 func (r *Record) Add(dir string, place Place) error {
 	id, err := stat(dir)
 	if err != nil {
 		return err
 	}
-	e := Entry{Ino: id.ino, Dev: id.dev, Place: place}
+	e := Entry{Ino: id.ino, Dev: id.dev, Place: place, Kept: true}
 	if was, ok := r.Runtimes[dir]; ok && was.Ino == id.ino {
-		e.Quiet = was.Quiet
+		e.Quiet, e.Kept = was.Quiet, was.Kept
 	} else if from, was, ok := r.moved(dir, id); ok {
-		e.Quiet = was.Quiet
+		e.Quiet, e.Kept = was.Quiet, was.Kept
 		delete(r.Runtimes, from)
 		delete(r.Gone, from)
 	}
@@ -353,12 +360,35 @@ func LeftAlone(path, dir string, unchanged func(quiet int64) bool) (bool, error)
 	return r.leftAlone(dir, unchanged), nil
 }
 
+// LeftAlone is the package's LeftAlone, asked of a record read already.
+func (r *Record) LeftAlone(dir string, unchanged func(quiet int64) bool) bool {
+	return r.leftAlone(dir, unchanged)
+}
+
 func (r *Record) leftAlone(dir string, unchanged func(quiet int64) bool) bool {
 	e, ok := r.Runtimes[dir]
 	if !ok || !r.Made(dir) {
 		return true // not ours
 	}
 	return e.Quiet != 0 && unchanged != nil && unchanged(e.Quiet)
+}
+
+// MarkKept records in the account's record at path that the account keeps
+// copies of the transcripts of the runtime dir (Entry.Kept), under the
+// account's lock (the caller holds it); nothing when it says so already or
+// does not name dir as the launcher made it.
+func MarkKept(path, dir string) error {
+	r, err := Read(path)
+	if err != nil {
+		return err
+	}
+	e, ok := r.Runtimes[dir]
+	if !ok || e.Kept || !r.Made(dir) {
+		return nil
+	}
+	e.Kept = true
+	r.Runtimes[dir] = e
+	return fsx.WriteSecret(path, r.Encode())
 }
 
 // Register records dir, belonging at place, in the account's record at

@@ -85,6 +85,11 @@ func (r *Repo) archive(gitDir, name string, o RemoveOptions, rec conversation.Re
 			// still resume (sessions reads where they ran from them).
 			_ = fsx.WriteFile(filepath.Join(dst, conversation.RemovedFile), append(data, '\n'), 0o600)
 		}
+		// The account's own copies of them (KeepCopies) are the same
+		// conversations: folded in, so that they are kept and listed once.
+		if err := absorbCopies(accountDir, rt, dst); err != nil {
+			notes = append(notes, fmt.Sprintf("some of the account's copies of %s's conversations stay in %s: %v", acct, ArchiveDir(accountDir, r.Common, name), err))
+		}
 		notes = append(notes, fmt.Sprintf("archived %s's transcripts to %s", acct, dst))
 	}
 	for _, d := range asides(gitDir) {

@@ -151,27 +151,12 @@ type merged struct{ moved, copied, kept, present int }
 // into moves every regular file under src to the same place under dst,
 // unless dst has something there (then it stays in src); a file Claude's
 // cleanup would soon delete is copied instead, dated now, and stays in src
-// too. Emptied directories of src are removed. When dst does not exist and
-// nothing is that old, src is renamed whole. Links are left where they are.
+// too. Emptied directories of src are removed; links are left where they
+// are. Each file is moved by itself, never the dir whole: a file moved gets
+// a new change time, which tells the after-exit pass it came back in this
+// session (the launch's doing), so that the account keeps its copy of it
+// again (KeepCopies).
 func (m merge) into(src, dst string) (n merged, err error) {
-	due := false
-	count := 0
-	_ = filepath.WalkDir(src, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			count++
-			if fi, err := d.Info(); err == nil && conversation.Due(fi.ModTime(), m.now, m.keep) {
-				due = true
-			}
-		}
-		return nil
-	})
-	if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) && !due {
-		if err := fsx.Rename(src, dst); err == nil {
-			return merged{moved: count}, nil
-		} else if !errors.Is(err, syscall.EXDEV) {
-			return n, err
-		}
-	}
 	var dirs []string
 	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
