@@ -1,49 +1,66 @@
 package launch
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/session"
 )
 
 // bring puts the conversation a session resumes where its Claude looks for
 // it: Bring when a command chose one ('claude-account resume'), else the one
-// named by --resume ID among Claude's arguments, when this config dir does
-// not hold it under the key of the directory Claude starts in (claude
-// --resume finds only what is under its own config dir, and before 2.1.223
-// only under that key): it is looked for among the account's conversations
-// (every worktree's runtime, the archive, the account dir) and copied here;
-// one from the account's archive moves back, unless Claude's cleanup would
-// delete it (then the archive keeps it, and the copy is dated now:
-// conversation.Place). Without --resume ID it costs one scan of the
-// arguments.
-func (w *Workspace) bring(args []string, io IO) {
+// named by --resume ID among Claude's arguments. Of its copies (every
+// account's, every worktree's runtime, the archive, the account dir) the
+// one that holds every turn of the others is resumed (conversation.Compare):
+// it is copied here when this config dir's copy under the key of the
+// directory Claude starts in is older or missing (claude --resume finds only
+// what is under its own config dir, and before 2.1.223 only under that key),
+// the older kept beside it (conversation.Place). One from the account's
+// archive moves back, unless Claude's cleanup would delete it (then the
+// archive keeps it, and the copy is dated now). It refuses copies continued
+// apart (a *conversation.DivergedError names them and the command that
+// picks one) and a conversation running in another session now (unless
+// Claude is asked for a copy of its own, --fork-session). Without --resume
+// ID it costs one scan of the arguments.
+func (w *Workspace) bring(args []string, io IO) error {
 	c := w.Bring
-	if c == nil && resumeID(args) == "" {
-		return
+	id := resumeID(args)
+	if c == nil && id == "" {
+		return nil
+	}
+	if c != nil {
+		id = c.ID
+	}
+	if !hasArg(args, "--fork-session") {
+		if err := w.notRunning(id); err != nil {
+			return err
+		}
 	}
 	key := conversation.KeyFor(w.Context.Dir, w.Claude)
 	keep := conversation.Keep(w.Layout.ConfigDir, w.Account.Dir)
 	if c == nil {
-		id := resumeID(args)
 		here := filepath.Join(w.Layout.ConfigDir, "projects", key, id+".jsonl")
-		if _, err := os.Lstat(here); err == nil {
-			// Where Claude looks, the usual case; dated now if its cleanup
-			// would delete it as it starts.
-			_ = conversation.Refresh(here, w.now(), keep)
-			return
+		accts := []conversation.Account{{Name: w.Account.Name, Dir: w.Account.Dir}}
+		if w.Accounts != nil {
+			accts = w.Accounts()
 		}
-		for _, found := range conversation.Find([]conversation.Account{{Name: w.Account.Name, Dir: w.Account.Dir}}) {
-			if found.ID == id && found.Verified {
-				c = &found
-				break
+		found := conversation.FindID(accts, id)
+		switch {
+		case found != nil && found.Verified && found.Diverged:
+			return &conversation.DivergedError{Conv: *found}
+		case found == nil || !found.Verified || sameFile(found.Transcript, here):
+			if _, err := os.Lstat(here); err == nil {
+				// Where Claude looks, the usual case; dated now if its
+				// cleanup would delete it as it starts.
+				_ = conversation.Refresh(here, w.now(), keep)
 			}
+			return nil // else Claude says it finds no such conversation
 		}
-		if c == nil {
-			return // Claude says it finds no such conversation
-		}
+		c = found
 	}
 	move := c.Where == conversation.InArchive && c.Account == w.Account.Name
 	if _, err := os.Lstat(c.Transcript); err != nil {
@@ -52,14 +69,17 @@ func (w *Workspace) bring(args []string, io IO) {
 		here, _ := filepath.Glob(filepath.Join(w.Layout.ConfigDir, "projects", "*", c.ID+".jsonl"))
 		if len(here) == 0 {
 			io.Note("conversation " + c.ID + " is no longer at " + c.Transcript + "; Claude may not find it")
-			return
+			return nil
 		}
 		moved := *c
 		moved.Transcript, move = here[0], false
 		c = &moved
 	}
 	p, err := conversation.Place(*c, w.Layout.ConfigDir, key, move, w.now(), keep)
+	var apart *conversation.ApartError
 	switch {
+	case errors.As(err, &apart):
+		return err
 	case err != nil:
 		io.Note("conversation " + c.ID + " could not be put where Claude looks for it: " + err.Error() + "; it stays in " + c.Transcript)
 	case p.Already:
@@ -73,6 +93,49 @@ func (w *Workspace) bring(args []string, io IO) {
 	if p.Replaced != "" {
 		io.Note("kept the older copy of conversation " + c.ID + " here as " + p.Replaced)
 	}
+	return nil
+}
+
+// notRunning refuses a conversation that a session of the launcher's runs
+// now (its hooks reported the session id; every release that runs hooks
+// reports it), naming that session and how to stop it.
+func (w *Workspace) notRunning(id string) error {
+	running, err := session.List(w.lockDir)
+	if err != nil {
+		return nil // no lock dir yet: nothing runs
+	}
+	for _, r := range running {
+		if r.State == nil || r.State.SessionID != id || r.Lock.PID == os.Getpid() {
+			continue
+		}
+		in := session.Describe(r, w.env.Get)
+		return fmt.Errorf("conversation %s is running now in another session: claude (%s) in %s, PID %d; finish it there, or stop it with 'claude-account close --account %s %s', or continue a copy of it of its own with --fork-session",
+			id, in.Account, in.Path, in.PID, in.Account, in.Path)
+	}
+	return nil
+}
+
+// hasArg reports whether Claude's arguments hold flag, before any "--".
+func hasArg(args []string, flag string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == flag {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFile reports whether a and b are one file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // resumeID is the session id Claude's arguments resume (--resume ID, -r ID,

@@ -1,0 +1,239 @@
+package conversation
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Standings of a copy (Copy.Standing).
+const (
+	Newest     = "newest"
+	SameAs     = "same"
+	OlderCopy  = "older"
+	Apart      = "diverged"
+	Unverified = "unverified"
+)
+
+// byID keeps one conversation per id, newest first: of its copies (every
+// account's, every place's), the one that holds every turn of the others
+// (merge). Transcripts are compared only for an id kept in more than one
+// place, so a list of conversations never handed over reads no more than
+// before.
+func byID(convs []Conversation) []Conversation {
+	groups := make(map[string][]Conversation, len(convs))
+	var order []string
+	for _, c := range convs {
+		if _, ok := groups[c.ID]; !ok {
+			order = append(order, c.ID)
+		}
+		groups[c.ID] = append(groups[c.ID], c)
+	}
+	out := make([]Conversation, 0, len(order))
+	for _, id := range order {
+		out = append(out, merge(groups[id]))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	return out
+}
+
+// whereRank orders places for ties: the account's own runtimes before its
+// archive and account dir, a runtime set aside last.
+var whereRank = map[string]int{InRuntime: 0, InArchive: 1, InAccount: 2, SetAside: 3}
+
+// merge is the conversation of the copies of one id: the newest copy, which
+// holds every message of the others (Compare); when several hold turns the
+// others lack, the latest of them, Diverged. Only copies proven the
+// account's are compared: one not proven (it may have come with a
+// repository) is listed only when there is no other, and never shadows one
+// that is.
+func merge(copies []Conversation) Conversation {
+	sort.SliceStable(copies, func(i, j int) bool {
+		a, b := copies[i], copies[j]
+		switch {
+		case a.Verified != b.Verified:
+			return a.Verified
+		case !a.Updated.Equal(b.Updated):
+			return a.Updated.After(b.Updated)
+		case whereRank[a.Where] != whereRank[b.Where]:
+			return whereRank[a.Where] < whereRank[b.Where]
+		}
+		return a.Transcript < b.Transcript
+	})
+	n := 0
+	for n < len(copies) && copies[n].Verified {
+		n++
+	}
+	if n == 0 {
+		n = len(copies)
+	}
+	standing := make([]string, len(copies))
+	for i := n; i < len(copies); i++ {
+		standing[i] = Unverified
+	}
+	first := 0
+	if n > 1 {
+		ord := make([][]Order, n)
+		for i := range ord {
+			ord[i] = make([]Order, n)
+		}
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				o := compareCopies(copies[i], copies[j])
+				ord[i][j], ord[j][i] = o, mirror(o)
+			}
+		}
+		dominated := make([]bool, n)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if ord[j][i] == Newer {
+					dominated[i] = true
+				}
+			}
+		}
+		for first < n && dominated[first] {
+			first++
+		}
+		if first == n {
+			first = 0 // no copy undominated: transcripts Claude did not write
+		}
+		for i := 0; i < n; i++ {
+			switch {
+			case i == first:
+			case dominated[i]:
+				standing[i] = OlderCopy
+			case ord[first][i] == Same:
+				standing[i] = SameAs
+			default:
+				standing[i] = Apart
+			}
+		}
+	}
+	standing[first] = Newest
+	c := copies[first]
+	c.Copies = append(c.Copies, copyOf(c, Newest))
+	c.Accounts = append(c.Accounts, c.Account)
+	for i, o := range copies {
+		if i == first {
+			continue
+		}
+		c.Diverged = c.Diverged || standing[i] == Apart
+		c.Copies = append(c.Copies, copyOf(o, standing[i]))
+		c.others = append(c.others, o)
+		if !contains1(c.Accounts, o.Account) {
+			c.Accounts = append(c.Accounts, o.Account)
+		}
+	}
+	return c
+}
+
+// compareCopies is how a stands to b; by modification time when one cannot
+// be read whole (it is listed: its head and tail read).
+func compareCopies(a, b Conversation) Order {
+	o, err := CompareFiles(a.Transcript, b.Transcript)
+	if err == nil {
+		return o
+	}
+	switch {
+	case a.Updated.After(b.Updated):
+		return Newer
+	case b.Updated.After(a.Updated):
+		return Older
+	}
+	return Same
+}
+
+func mirror(o Order) Order {
+	switch o {
+	case Newer:
+		return Older
+	case Older:
+		return Newer
+	}
+	return o
+}
+
+func contains1(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func copyOf(c Conversation, standing string) Copy {
+	return Copy{Account: c.Account, AccountDir: c.AccountDir, Worktree: c.Worktree, Where: c.Where, Verified: c.Verified,
+		Updated: c.Updated, Transcript: c.Transcript, Standing: standing}
+}
+
+// DivergedError is a conversation whose copies were continued apart: the
+// launcher does not pick one.
+type DivergedError struct {
+	Conv Conversation
+}
+
+func (e *DivergedError) Error() string {
+	var named []string
+	var pick string
+	for _, cp := range e.Conv.Copies {
+		if cp.Standing != Newest && cp.Standing != Apart {
+			continue
+		}
+		named = append(named, fmt.Sprintf("%s's in %s (last changed %s, %s)", cp.Account, placeName(cp), cp.Updated.UTC().Format("2006-01-02 15:04:05 UTC"), cp.Transcript))
+		if pick == "" {
+			pick = CopyName(e.Conv, cp)
+		}
+	}
+	return fmt.Sprintf("conversation %s was continued apart, and each copy has turns the other lacks: %s; pick the one to continue with 'claude-account resume %s --copy %s' (the other stays as it is)",
+		e.Conv.ID, strings.Join(named, " and "), e.Conv.ID, pick)
+}
+
+// placeName says where a copy is kept, for a message.
+func placeName(cp Copy) string {
+	switch cp.Where {
+	case InRuntime:
+		return "the runtime of " + cp.Worktree
+	case SetAside:
+		return "a runtime set aside of " + cp.Worktree
+	case InArchive:
+		return "the archive of " + cp.Worktree
+	}
+	return "the account dir"
+}
+
+// CopyName is what --copy takes to name cp: its account, when no other
+// copy is that account's, else its transcript's path.
+func CopyName(c Conversation, cp Copy) string {
+	for _, o := range c.Copies {
+		if o.Account == cp.Account && o.Transcript != cp.Transcript {
+			return cp.Transcript
+		}
+	}
+	return cp.Account
+}
+
+// Choose is the copy of c that which names (an account that holds one copy,
+// or a transcript's path), as a conversation of its own.
+func Choose(c Conversation, which string) (Conversation, error) {
+	all := append([]Conversation{c}, c.others...)
+	var found []Conversation
+	for _, o := range all {
+		if o.Transcript == which || o.Account == which {
+			found = append(found, o)
+		}
+	}
+	var names []string
+	for _, cp := range c.Copies {
+		names = append(names, CopyName(c, cp))
+	}
+	switch {
+	case len(found) == 0:
+		return Conversation{}, fmt.Errorf("conversation %s has no copy %q; its copies are %s", c.ID, which, strings.Join(names, ", "))
+	case len(found) > 1:
+		return Conversation{}, fmt.Errorf("account %s holds %d copies of conversation %s: give the transcript's path to --copy (%s)", which, len(found), c.ID, strings.Join(names, ", "))
+	}
+	o := found[0]
+	o.Copies, o.Accounts, o.Diverged = c.Copies, c.Accounts, false
+	return o, nil
+}
