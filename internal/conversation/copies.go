@@ -21,17 +21,37 @@ const (
 // place, so a list of conversations never handed over reads no more than
 // before.
 func byID(convs []Conversation) []Conversation {
-	groups := make(map[string][]Conversation, len(convs))
-	var order []string
-	for _, c := range convs {
-		if _, ok := groups[c.ID]; !ok {
-			order = append(order, c.ID)
+	first := make(map[string]int, len(convs)) // id → its first copy's index
+	var more map[string][]Conversation        // id → every copy, of ids with several
+	for i, c := range convs {
+		j, ok := first[c.ID]
+		if !ok {
+			first[c.ID] = i
+			continue
 		}
-		groups[c.ID] = append(groups[c.ID], c)
+		if more == nil {
+			more = map[string][]Conversation{}
+		}
+		if more[c.ID] == nil {
+			more[c.ID] = []Conversation{convs[j]}
+		}
+		more[c.ID] = append(more[c.ID], c)
 	}
-	out := make([]Conversation, 0, len(order))
-	for _, id := range order {
-		out = append(out, merge(groups[id]))
+	// One backing array for the copies and accounts of those with one
+	// copy: a thousand conversations, two allocations.
+	copies, accts := make([]Copy, len(convs)), make([]string, len(convs))
+	out := convs[:0]
+	for i, c := range convs {
+		if first[c.ID] != i {
+			continue // a later copy: merged with the first
+		}
+		if group := more[c.ID]; group != nil {
+			out = append(out, merge(group))
+			continue
+		}
+		copies[i], accts[i] = copyOf(c, Newest), c.Account
+		c.Copies, c.Accounts = copies[i:i+1:i+1], accts[i:i+1:i+1]
+		out = append(out, c)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
 	return out
