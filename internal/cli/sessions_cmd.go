@@ -38,9 +38,9 @@ JSON fields: id (the session id), account, accountDir, repository (the repositor
 gone), title, updated (RFC 3339), where (runtime, set-aside, archive or account), verified
 (false for a runtime set aside, which may have come with the repository), transcript (the
 file), cwd (where it started): all of its newest copy. accounts (those holding a copy, the
-newest's first), diverged (copies continued apart), copies (each copy: account, accountDir,
-worktree, where, verified, updated, transcript, and standing: newest, same, older,
-diverged, or unverified for one set aside, never compared).
+newest's first), diverged (copies continued apart), and copies, when it has more than one (each copy:
+account, accountDir, worktree, where, verified, updated, transcript, and standing: newest,
+same, older, diverged, or unverified for one set aside, never compared).
 
 Examples:
   claude-account sessions

@@ -37,9 +37,10 @@ func byID(convs []Conversation) []Conversation {
 		}
 		more[c.ID] = append(more[c.ID], c)
 	}
-	// One backing array for the copies and accounts of those with one
-	// copy: a thousand conversations, two allocations.
-	copies, accts := make([]Copy, len(convs)), make([]string, len(convs))
+	// One backing array for the accounts of those with one copy: a
+	// thousand conversations, one allocation (and no Copies: sessions
+	// --json stays as short as it was).
+	accts := make([]string, len(convs))
 	out := convs[:0]
 	for i, c := range convs {
 		if first[c.ID] != i {
@@ -49,8 +50,8 @@ func byID(convs []Conversation) []Conversation {
 			out = append(out, merge(group))
 			continue
 		}
-		copies[i], accts[i] = copyOf(c, Newest), c.Account
-		c.Copies, c.Accounts = copies[i:i+1:i+1], accts[i:i+1:i+1]
+		accts[i] = c.Account
+		c.Accounts = accts[i : i+1 : i+1]
 		out = append(out, c)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
@@ -243,7 +244,10 @@ func Choose(c Conversation, which string) (Conversation, error) {
 			found = append(found, o)
 		}
 	}
-	var names []string
+	names := []string{c.Account}
+	if len(c.Copies) > 0 {
+		names = names[:0]
+	}
 	for _, cp := range c.Copies {
 		names = append(names, CopyName(c, cp))
 	}

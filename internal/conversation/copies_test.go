@@ -55,3 +55,34 @@ func TestMerge(t *testing.T) {
 		t.Errorf("same: listed %s's, copies %v", c.Account, standings(c))
 	}
 }
+
+func TestFindID(t *testing.T) {
+	dir := t.TempDir()
+	id := "12345678-1234-4234-8234-123456789abc"
+	msg := func(uuid, text string) string {
+		return `{"parentUuid":null,"type":"user","cwd":"/nowhere","sessionId":"` + id + `","message":{"role":"user","content":"` + text + `"},"uuid":"` + uuid + `"}` + "\n"
+	}
+	put := func(acct, name, text string) Account {
+		a := Account{Name: acct, Dir: filepath.Join(dir, acct)}
+		key := filepath.Join(a.Dir, "projects", "-nowhere")
+		if err := os.MkdirAll(key, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(key, name+".jsonl"), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	max := put("max", id, msg("u1", "T1"))
+	work := put("work", id, msg("u1", "T1")+msg("u2", "T2"))
+	put("work", "aaaaaaaa-1234-4234-8234-123456789abc", msg("x", "other"))
+	c := FindID([]Account{max, work}, id)
+	if c == nil || c.Account != "work" || len(c.Copies) != 2 || c.Copies[1].Standing != OlderCopy {
+		t.Fatalf("FindID = %+v, want work's copy, max's older", c)
+	}
+	for _, bad := range []string{"99999999-1234-4234-8234-123456789abc", "*", "../x", ""} {
+		if c := FindID([]Account{max, work}, bad); c != nil {
+			t.Errorf("FindID(%q) = %s's, want none", bad, c.Account)
+		}
+	}
+}

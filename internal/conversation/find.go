@@ -63,9 +63,9 @@ type Conversation struct {
 	// lacks; this one is the latest of them, and resume picks none
 	// unless told which (Copies names them).
 	Diverged bool `json:"diverged"`
-	// Copies is every copy of it the launcher can reach (one when it was
-	// never handed over or resumed elsewhere), this one first.
-	Copies []Copy `json:"copies"`
+	// Copies is every copy of it the launcher can reach, this one first;
+	// none when it has one (never handed over, nor resumed elsewhere).
+	Copies []Copy `json:"copies,omitempty"`
 	// others are the conversations of the other copies (Choose).
 	others []Conversation
 }
