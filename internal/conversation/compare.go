@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -39,7 +40,12 @@ func Compare(a, b []byte) Order {
 	case bytes.HasPrefix(b, a):
 		return Older
 	}
-	ua, ub := uuids(a), uuids(b)
+	return bySets(uuids(bytes.NewReader(a)), uuids(bytes.NewReader(b)))
+}
+
+// bySets is how a transcript whose messages are ua stands to one whose
+// messages are ub.
+func bySets(ua, ub map[string]bool) Order {
 	aHasB, bHasA := contains(ua, ub), contains(ub, ua)
 	switch {
 	case aHasB && bHasA:
@@ -54,24 +60,30 @@ func Compare(a, b []byte) Order {
 
 // uuids is the set of the messages' uuids in a transcript: each line's own
 // (top-level) "uuid"; lines without one (titles, summaries, queue
-// operations) are not messages of the conversation.
-func uuids(b []byte) map[string]bool {
+// operations) are not messages of the conversation. It reads a line at a
+// time: a transcript may be hundreds of megabytes.
+func uuids(r io.Reader) map[string]bool {
 	set := map[string]bool{}
-	for len(b) > 0 {
-		line := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			line, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
-		if !bytes.Contains(line, []byte(`"uuid"`)) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, line...)
 			continue
 		}
-		if u := gjson.GetBytes(line, "uuid"); u.Type == gjson.String && u.Str != "" {
-			set[u.Str] = true
+		if long != nil {
+			line, long = append(long, line...), nil
+		}
+		if bytes.Contains(line, []byte(`"uuid"`)) {
+			if u := gjson.GetBytes(line, "uuid"); u.Type == gjson.String && u.Str != "" {
+				set[u.Str] = true
+			}
+		}
+		if err != nil {
+			return set
 		}
 	}
-	return set
 }
 
 // contains reports whether every member of b is in a.
@@ -86,7 +98,7 @@ func contains(a, b map[string]bool) bool {
 
 // CompareFiles is Compare of the transcripts at a and b, reading as little as
 // it needs: the shorter one's length of each first, in blocks, and both
-// whole only when neither begins the other.
+// whole, a line at a time, only when neither begins the other.
 func CompareFiles(a, b string) (Order, error) {
 	fa, err := os.Open(a)
 	if err != nil {
@@ -123,15 +135,7 @@ func CompareFiles(a, b string) (Order, error) {
 		}
 		return Same, nil
 	}
-	da, err := io.ReadAll(io.NewSectionReader(fa, 0, sa.Size()))
-	if err != nil {
-		return Same, err
-	}
-	db, err := io.ReadAll(io.NewSectionReader(fb, 0, sb.Size()))
-	if err != nil {
-		return Same, err
-	}
-	return Compare(da, db), nil
+	return bySets(uuids(io.NewSectionReader(fa, 0, sa.Size())), uuids(io.NewSectionReader(fb, 0, sb.Size()))), nil
 }
 
 // samePrefix reports whether the first n bytes of a and b are the same,

@@ -66,6 +66,14 @@ func TestCompareFiles(t *testing.T) {
 			t.Errorf("CompareFiles(%s, %s) = %v, %v; want %v", filepath.Base(tc.x), filepath.Base(tc.y), got, err, tc.want)
 		}
 	}
+	// A line longer than a read (a pasted log), in copies that are not
+	// each other's start: its uuid counts.
+	long := `{"type":"user","message":{"content":"` + string(bytes.Repeat([]byte("x"), 200<<10)) + `"},"uuid":"long"}` + "\n"
+	title := `{"type":"custom-title","customTitle":"t"}` + "\n"
+	l1, l2 := write("l1.jsonl", title+long), write("l2.jsonl", long+line("u2", `"long"`, "T2"))
+	if got, err := CompareFiles(l2, l1); err != nil || got != Newer {
+		t.Errorf("CompareFiles of a long line's copies = %v, %v; want newer", got, err)
+	}
 	if _, err := CompareFiles(a, filepath.Join(dir, "none.jsonl")); err == nil {
 		t.Error("CompareFiles of a missing file: no error")
 	}
