@@ -45,7 +45,8 @@ turns the other lacks, are both kept: resume names them and continues the one --
 refused, naming that session; 'claude-account close' stops it, or --fork continues a copy
 of its own under a new id.
 
-'claudemax --resume ID' in any worktree of the repository finds it the same way.
+'claudemax --resume ID' in any worktree of the repository finds it the same way, and
+brings the newest of every account's copies.
 
 Examples:
   claude-account resume 7c0f3a2e
