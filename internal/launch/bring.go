@@ -1,13 +1,18 @@
 package launch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
+	"github.com/claude-account/claude-account/internal/claudeproc"
 	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/session"
 )
 
@@ -35,20 +40,23 @@ func (w *Workspace) bring(args []string, io IO) error {
 	if c != nil {
 		id = c.ID
 	}
-	if !hasArg(args, "--fork-session") {
-		if err := w.notRunning(id); err != nil {
-			return err
-		}
-	}
 	key := conversation.KeyFor(w.Context.Dir, w.Claude)
 	keep := conversation.Keep(w.Layout.ConfigDir, w.Account.Dir)
+	here := filepath.Join(w.Layout.ConfigDir, "projects", key, id+".jsonl")
+	found := c
 	if c == nil {
-		here := filepath.Join(w.Layout.ConfigDir, "projects", key, id+".jsonl")
 		accts := []conversation.Account{{Name: w.Account.Name, Dir: w.Account.Dir}}
 		if w.Accounts != nil {
 			accts = w.Accounts()
 		}
-		found := conversation.FindID(accts, id)
+		found = conversation.FindID(accts, id)
+	}
+	if !hasArg(args, "--fork-session") {
+		if err := w.notRunning(id, found); err != nil {
+			return err
+		}
+	}
+	if c == nil {
 		switch {
 		case found != nil && found.Verified && found.Diverged:
 			return &conversation.DivergedError{Conv: *found}
@@ -96,23 +104,78 @@ func (w *Workspace) bring(args []string, io IO) error {
 	return nil
 }
 
-// notRunning refuses a conversation that a session of the launcher's runs
-// now (its hooks reported the session id; every release that runs hooks
-// reports it), naming that session and how to stop it.
-func (w *Workspace) notRunning(id string) error {
-	running, err := session.List(w.lockDir)
-	if err != nil {
-		return nil // no lock dir yet: nothing runs
-	}
-	for _, r := range running {
-		if r.State == nil || r.State.SessionID != id || r.Lock.PID == os.Getpid() {
-			continue
+// notRunning refuses a conversation that runs now in another session,
+// naming it and how to stop it: one of the launcher's (its hooks report the
+// session id: 2.0.77, 2.1.90 and 2.1.330 measured), or a Claude the launcher
+// did not start that records it in a config dir holding a copy of it
+// (claudeRunning).
+func (w *Workspace) notRunning(id string, c *conversation.Conversation) error {
+	if running, err := session.List(w.lockDir); err == nil {
+		for _, r := range running {
+			if r.State == nil || r.State.SessionID != id || r.Lock.PID == os.Getpid() {
+				continue
+			}
+			in := session.Describe(r, w.env.Get)
+			return fmt.Errorf("conversation %s is running now in another session: claude (%s) in %s, PID %d; finish it there, or stop it with 'claude-account close --account %s %s', or continue a copy of it of its own with --fork-session",
+				id, in.Account, in.Path, in.PID, in.Account, in.Path)
 		}
-		in := session.Describe(r, w.env.Get)
-		return fmt.Errorf("conversation %s is running now in another session: claude (%s) in %s, PID %d; finish it there, or stop it with 'claude-account close --account %s %s', or continue a copy of it of its own with --fork-session",
-			id, in.Account, in.Path, in.PID, in.Account, in.Path)
+	}
+	dirs := []string{w.Layout.ConfigDir}
+	if c != nil {
+		dirs = append(dirs, configDirOf(c.Transcript))
+		for _, cp := range c.Copies {
+			dirs = append(dirs, configDirOf(cp.Transcript))
+		}
+	}
+	if pid, dir := claudeRunning(dirs, id); pid != 0 {
+		return fmt.Errorf("conversation %s is running now in a Claude that claude-account did not start (PID %d, config dir %s); finish it there, or continue a copy of it of its own with --fork-session", id, pid, dir)
 	}
 	return nil
+}
+
+// configDirOf is the config dir a transcript is in
+// (<dir>/projects/<key>/<id>.jsonl), "" when it is in none.
+func configDirOf(transcript string) string {
+	projects := filepath.Dir(filepath.Dir(transcript))
+	if filepath.Base(projects) != "projects" {
+		return ""
+	}
+	return filepath.Dir(projects)
+}
+
+// claudeRunning is the PID of a Claude that runs conversation id now by its
+// own record in one of dirs, and that dir: from 2.1.90 Claude keeps
+// <config dir>/sessions/<pid>.json ({"pid", "sessionId", …}) while it runs
+// (measured on 2.1.90 and 2.1.330; 2.0.77 keeps none). A record whose PID is
+// no Claude now (it ended without removing it) does not count. 0 when none.
+func claudeRunning(dirs []string, id string) (int, string) {
+	var procs *claudeproc.Snapshot
+	seen := map[string]bool{"": true}
+	for _, dir := range dirs {
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.json"))
+		for _, f := range files {
+			data, err := fsx.ReadFile(f)
+			if err != nil || !bytes.Contains(data, []byte(id)) {
+				continue
+			}
+			rec := gjson.GetManyBytes(data, "sessionId", "pid")
+			pid := int(rec[1].Int())
+			if rec[0].String() != id || pid <= 0 || pid == os.Getpid() {
+				continue
+			}
+			if procs == nil {
+				procs = claudeproc.Current()
+			}
+			if procs.IsClaude(pid) {
+				return pid, dir
+			}
+		}
+	}
+	return 0, ""
 }
 
 // hasArg reports whether Claude's arguments hold flag, before any "--".
