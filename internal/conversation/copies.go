@@ -224,10 +224,12 @@ func placeName(cp Copy) string {
 }
 
 // CopyName is what --copy takes to name cp: its account, when no other
-// copy is that account's, else its transcript's path.
+// copy of that account's was continued apart from it, else its
+// transcript's path.
 func CopyName(c Conversation, cp Copy) string {
+	top := func(st string) bool { return st == Newest || st == Apart }
 	for _, o := range c.Copies {
-		if o.Account == cp.Account && o.Transcript != cp.Transcript {
+		if o.Account == cp.Account && o.Transcript != cp.Transcript && top(o.Standing) && top(cp.Standing) {
 			return cp.Transcript
 		}
 	}
@@ -251,12 +253,30 @@ func Choose(c Conversation, which string) (Conversation, error) {
 	for _, cp := range c.Copies {
 		names = append(names, CopyName(c, cp))
 	}
+	// Of an account's copies, the one that holds the others' turns; two
+	// continued apart are for the user to tell apart.
+	standing := map[string]string{}
+	for _, cp := range c.Copies {
+		standing[cp.Transcript] = cp.Standing
+	}
+	var tops []Conversation
+	for _, o := range found {
+		if st := standing[o.Transcript]; st == "" || st == Newest || st == Apart {
+			tops = append(tops, o)
+		}
+	}
 	switch {
 	case len(found) == 0:
 		return Conversation{}, fmt.Errorf("conversation %s has no copy %q; its copies are %s", c.ID, which, strings.Join(names, ", "))
-	case len(found) > 1:
-		return Conversation{}, fmt.Errorf("account %s holds %d copies of conversation %s: give the transcript's path to --copy (%s)", which, len(found), c.ID, strings.Join(names, ", "))
+	case len(tops) > 1:
+		return Conversation{}, fmt.Errorf("account %s holds %d copies of conversation %s continued apart: give the transcript's path to --copy (%s)", which, len(tops), c.ID, strings.Join(names, ", "))
+	case len(tops) == 1:
+		found = tops
 	}
+	// Else the one with the most turns: the same as the newest before an
+	// older one.
+	rank := map[string]int{Newest: 0, SameAs: 1, Apart: 2, OlderCopy: 3, Unverified: 4}
+	sort.SliceStable(found, func(i, j int) bool { return rank[standing[found[i].Transcript]] < rank[standing[found[j].Transcript]] })
 	o := found[0]
 	o.Copies, o.Accounts, o.Diverged = c.Copies, c.Accounts, false
 	return o, nil

@@ -48,6 +48,12 @@ func TestMerge(t *testing.T) {
 	if c.Where != InRuntime || c.Diverged || standings(c)["max/set-aside"] != Unverified {
 		t.Errorf("set aside: listed %s, diverged %v, copies %v", c.Where, c.Diverged, standings(c))
 	}
+	// --copy max, of max's two copies, is the one with work's turns.
+	twin := copyAt("max", InArchive, t2, true, 3*time.Hour)
+	c = merge([]Conversation{older, newer, twin})
+	if got, err := Choose(c, "max"); err != nil || got.Transcript != twin.Transcript {
+		t.Errorf("Choose(max) = %s, %v; want the archive's, the same as work's", got.Transcript, err)
+	}
 	// The same messages: one listed, the other the same.
 	same := copyAt("work", InAccount, t1, true, time.Hour)
 	c = merge([]Conversation{same, older})
