@@ -106,6 +106,12 @@ type Snapshot struct {
 // cannot tell anything from it.
 func Unreadable(err error) *Snapshot { return &Snapshot{err: err} }
 
+// IsClaude reports whether pid is a Claude process now.
+func (s *Snapshot) IsClaude(pid int) bool {
+	p, ok := s.procs[pid]
+	return ok && p.Claude()
+}
+
 // newSnapshot indexes procs and finds the chain of processes from me up.
 func newSnapshot(procs []Proc, me int) *Snapshot {
 	s := &Snapshot{procs: make(map[int]Proc, len(procs)), self: map[int]bool{}, fold: fsx.NamesFold}

@@ -14,7 +14,9 @@ import (
 // ResumeCmd is `claude-account resume`.
 type ResumeCmd struct {
 	ID         string   `arg:"" help:"The conversation's id, as 'sessions' lists it (a prefix of 8 or more characters that names one will do)."`
-	Account    string   `short:"a" placeholder:"NAME" help:"Continue it on this account, with its login, settings and servers (a handoff, when it is another account's; that account's copy stays). Default: the account it belongs to."`
+	Account    string   `short:"a" placeholder:"NAME" help:"Continue it on this account, with its login, settings and servers (a handoff, when it is another account's; that account's copy stays). Default: the account of its newest copy."`
+	Copy       string   `placeholder:"ACCOUNT|PATH" help:"Continue this copy of it: the account that holds it, or its transcript's path (when its copies were continued apart, the error names them)."`
+	Fork       bool     `help:"Continue a copy of its own, under a new session id (Claude's --fork-session): for a conversation another session runs now."`
 	AccountDir string   `placeholder:"DIR" help:"The account's directory, when it is not where a launch finds it."`
 	Here       bool     `help:"Continue it in the current directory's worktree, not in the one it ran in."`
 	Unverified bool     `help:"Resume a conversation from a runtime set aside, which claude-account cannot prove is yours (it may have come with the repository, and says what it says to Claude)."`
@@ -34,11 +36,23 @@ With --account B it continues on account B, B's login and configuration: a hando
 A reaches its limit. A's copy stays; one line says which of A's MCP servers and plugins
 B lacks.
 
-'claudemax --resume ID' in any worktree of the repository finds it the same way.
+One conversation, one history: whichever account continues it continues its newest turns.
+Of its copies (each account's, each worktree's), the newest is the one whose messages hold
+all the others'; handed back to an account whose copy is older, the newer comes along and
+the older is kept beside it (<id>.jsonl.replaced-<time>). Copies continued apart, each with
+turns the other lacks, are both kept: resume names them and continues the one --copy picks
+(an account, or a transcript's path). A conversation running in another session now is
+refused, naming that session; 'claude-account close' stops it, or --fork continues a copy
+of its own under a new id.
+
+'claudemax --resume ID' in any worktree of the repository finds it the same way, and
+brings the newest of every account's copies.
 
 Examples:
   claude-account resume 7c0f3a2e
   claude-account resume 7c0f3a2e --account work
+  claude-account resume 7c0f3a2e --copy max
+  claude-account resume 7c0f3a2e --fork
   claude-account resume 7c0f3a2e --here -- --model opus`
 }
 
@@ -58,7 +72,7 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		}
 		accts = append(accts, conversation.Account{Name: a.Name, Dir: a.Dir})
 	}
-	conv, err := conversation.Pick(conversation.Find(accts), c.ID, c.Account)
+	conv, err := conversation.Pick(conversation.Find(accts), c.ID, c.Copy)
 	var amb *conversation.AmbiguousError
 	if errors.As(err, &amb) {
 		return UsageError{err}
@@ -102,9 +116,13 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		}
 	}
 	ws.Bring = &conv
-	args := append([]string{"--resume", conv.ID}, c.Args...)
+	lead := []string{"--resume", conv.ID}
+	if c.Fork {
+		lead = append(lead, "--fork-session")
+	}
+	args := append(lead, c.Args...)
 	if len(c.Args) > 0 && c.Args[0] == "--" {
-		args = append([]string{"--resume", conv.ID}, c.Args[1:]...)
+		args = append(lead, c.Args[1:]...)
 	}
 	io := launchIO(&in)
 	st, err := ws.Session(args, io)

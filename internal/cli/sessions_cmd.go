@@ -14,7 +14,7 @@ type SessionsCmd struct {
 	Account    string `short:"a" placeholder:"NAME" help:"Only this account's conversations. Default: every account's."`
 	AccountDir string `placeholder:"DIR" help:"The account's directory, when it is not where a launch finds it (init --dir)."`
 	All        bool   `help:"Every repository's conversations, not only this one's."`
-	JSON       bool   `help:"Print JSON: an array of {id, account, repository, worktree, branch, removed, title, updated, where, verified, transcript, cwd}."`
+	JSON       bool   `help:"Print JSON: an array of {id, account, repository, worktree, branch, removed, title, updated, where, verified, transcript, cwd, accounts, diverged, copies}, one per conversation."`
 }
 
 // Help is shown under the command's usage.
@@ -27,11 +27,20 @@ or below). Each is shown with its account, its worktree (or "removed"), its bran
 last changed, and its title as Claude's own picker shows it. 'claude-account resume ID'
 continues one wherever it is.
 
+One row per conversation: a conversation handed to another account, or resumed in another
+worktree, has a copy in each; the row shows its newest copy (the one whose messages hold
+all the others') and, under ACCOUNT, every account that holds one ("work+max").
+"(diverged)" marks copies continued apart, each with turns the other lacks: 'resume'
+names them and continues the one --copy picks.
+
 JSON fields: id (the session id), account, accountDir, repository (the repository's root,
 "" outside git), worktree (the work tree it ran in), branch, removed (that work tree is
 gone), title, updated (RFC 3339), where (runtime, set-aside, archive or account), verified
 (false for a runtime set aside, which may have come with the repository), transcript (the
-file), cwd (where it started).
+file), cwd (where it started): all of its newest copy. accounts (those holding a copy, the
+newest's first), diverged (copies continued apart), and copies, when it has more than one (each copy:
+account, accountDir, worktree, where, verified, updated, transcript, and standing: newest,
+same, older, diverged, or unverified for one set aside, never compared).
 
 Examples:
   claude-account sessions
@@ -76,7 +85,14 @@ func (c *SessionsCmd) Run(d *Deps) error {
 		if c.All && cv.Repository != "" && cv.Repository != cv.Worktree {
 			wt = filepath.Base(cv.Repository) + "/" + wt
 		}
-		tb.Row(age(d.Now(), cv.Updated), cv.Account, wt, orDash(cv.Branch), cv.ID, cv.Title)
+		who := strings.Join(cv.Accounts, "+")
+		if who == "" {
+			who = cv.Account
+		}
+		if cv.Diverged {
+			who += " (diverged)"
+		}
+		tb.Row(age(d.Now(), cv.Updated), who, wt, orDash(cv.Branch), cv.ID, cv.Title)
 	}
 	return tb.Flush()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/env"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
@@ -189,5 +190,27 @@ func (f AccountFlags) load(d *Deps) (*launch.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return launch.Open(a, d.Dir, d.Env, d.Now)
+	ws, err := launch.Open(a, d.Dir, d.Env, d.Now)
+	if ws != nil {
+		ws.Accounts = func() []conversation.Account { return withAccount(d, a) }
+	}
+	return ws, err
+}
+
+// withAccount is every account the launcher finds, with a among them (by
+// its dir: it may be one given by --account-dir).
+func withAccount(d *Deps, a *account.Account) []conversation.Account {
+	all, _ := accountsToSearch(d, "", "")
+	for _, o := range all {
+		if o.Name == a.Name && o.Dir == a.Dir {
+			return all
+		}
+	}
+	out := []conversation.Account{{Name: a.Name, Dir: a.Dir}}
+	for _, o := range all {
+		if o.Name != a.Name {
+			out = append(out, o)
+		}
+	}
+	return out
 }

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,6 +57,33 @@ type Conversation struct {
 	Vouched bool `json:"-"`
 	// Saved is what worktree rm kept of its removed worktree (archive only).
 	Saved *Removed `json:"-"`
+	// Accounts are the accounts that hold a copy of it, its own first.
+	Accounts []string `json:"accounts"`
+	// Diverged: copies were continued apart, each with turns the other
+	// lacks; this one is the latest of them, and resume picks none
+	// unless told which (Copies names them).
+	Diverged bool `json:"diverged"`
+	// Copies is every copy of it the launcher can reach, this one first;
+	// none when it has one (never handed over, nor resumed elsewhere).
+	Copies []Copy `json:"copies,omitempty"`
+	// others are the conversations of the other copies (Choose).
+	others []Conversation
+}
+
+// Copy is one copy of a conversation, and how it stands to the one listed.
+type Copy struct {
+	Account    string    `json:"account"`
+	AccountDir string    `json:"accountDir"`
+	Worktree   string    `json:"worktree"`
+	Where      string    `json:"where"`
+	Verified   bool      `json:"verified"`
+	Updated    time.Time `json:"updated"`
+	Transcript string    `json:"transcript"`
+	// Standing: "newest" (the one listed), "same" (the same messages),
+	// "older" (its messages are all in the newest), "diverged" (it has
+	// turns the listed one lacks), "unverified" (a copy not proven the
+	// account's, never compared).
+	Standing string `json:"standing"`
 }
 
 // Removed is what worktree rm records of a worktree it removed, in the
@@ -106,14 +133,36 @@ type transcript struct {
 	worktree, commonDir string
 	vouched             bool
 	saved               *Removed
+	// only: the one id looked for (FindID), "" for every transcript.
+	only string
 }
 
-// Find lists every conversation kept for accts, newest first; one per
-// account and id (the newest copy). A place that cannot be read is skipped.
+// Find lists every conversation kept for accts, newest first: one per id,
+// the copy that holds every turn of the others (byID), with every copy named
+// in Copies. A place that cannot be read is skipped.
 func Find(accts []Account) []Conversation {
+	return find(accts, "")
+}
+
+// FindID is the conversation id names (a whole session id) among accts, as
+// Find lists it, with its copies; nil when none holds it. It reads only the
+// transcripts named for id: what a launch with --resume ID pays.
+func FindID(accts []Account, id string) *Conversation {
+	if id == "" || strings.ContainsAny(id, `/\*?[`) {
+		return nil
+	}
+	convs := find(accts, id)
+	if len(convs) == 0 {
+		return nil
+	}
+	return &convs[0]
+}
+
+// find is Find, of the transcripts named only.jsonl when only is not "".
+func find(accts []Account, only string) []Conversation {
 	var ts []transcript
 	for _, a := range accts {
-		ts = append(ts, ofAccount(a)...)
+		ts = append(ts, ofAccount(a, only)...)
 	}
 	out := make([]Conversation, len(ts))
 	ok := make([]bool, len(ts))
@@ -139,75 +188,16 @@ func Find(accts []Account) []Conversation {
 			convs = append(convs, out[i])
 		}
 	}
-	return newestByID(convs)
-}
-
-// newestByID keeps one conversation per account and id, the newest of
-// those verified (an unverified copy only when there is no other: a planted
-// one with a later time must not shadow the user's own), and of copies
-// equally new, the one in the runtime of the worktree it ran in (a copied
-// repository's, cp -a keeping times, must not shadow the original's). It
-// sorts them newest first, each id's copies together, the one it would
-// pick first: a copy another account keeps unverified (a set-aside one,
-// however new) never comes before a verified one.
-func newestByID(convs []Conversation) []Conversation {
-	own := make([]bool, len(convs))
-	for i, c := range convs {
-		// Its transcript says it ran in the worktree whose runtime keeps
-		// it. Bytes compared: both are paths as the system gives them.
-		own[i] = c.Worktree != "" && fsx.WithinAs(c.Cwd, c.Worktree, false, nil)
-	}
-	sort.Stable(byBest{convs, own})
-	seen := map[[2]string]bool{}
-	lead := map[string]time.Time{} // each id's time: its best copy's
-	out := convs[:0]
-	for _, c := range convs {
-		k := [2]string{c.Account, c.ID}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		if _, ok := lead[c.ID]; !ok {
-			lead[c.ID] = c.Updated
-		}
-		out = append(out, c)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := lead[out[i].ID], lead[out[j].ID]
-		if !a.Equal(b) {
-			return a.After(b)
-		}
-		return out[i].ID < out[j].ID // else each id's copies keep their order
-	})
-	return out
-}
-
-// byBest sorts copies best first (newestByID), own[i] saying whether c[i]
-// is in the runtime of the worktree it ran in.
-type byBest struct {
-	c   []Conversation
-	own []bool
-}
-
-func (s byBest) Len() int { return len(s.c) }
-func (s byBest) Swap(i, j int) {
-	s.c[i], s.c[j] = s.c[j], s.c[i]
-	s.own[i], s.own[j] = s.own[j], s.own[i]
-}
-func (s byBest) Less(i, j int) bool {
-	a, b := &s.c[i], &s.c[j]
-	if a.Verified != b.Verified {
-		return a.Verified
-	}
-	if !a.Updated.Equal(b.Updated) {
-		return a.Updated.After(b.Updated)
-	}
-	return s.own[i] && !s.own[j]
+	return byID(convs)
 }
 
 // ofAccount lists the transcripts of one account, everywhere it keeps them.
-func ofAccount(a Account) []transcript {
+func ofAccount(a Account, only string) []transcript {
 	var out []transcript
+	in := func(dir string, t transcript, projects ...string) []transcript {
+		t.only = only
+		return transcriptsIn(dir, t, projects...)
+	}
 	// Where a runtime belongs is what the account's record says, never what
 	// its workspace.json says (a planted one names any path).
 	rts, _ := runtimes.List(a.Dir)
@@ -217,12 +207,12 @@ func ofAccount(a Account) []transcript {
 		t.where, t.verified, t.why = InRuntime, rt.Made, rt.Why
 		// One that is not the dir the launcher made is listed, unverified,
 		// until a launch sets it aside: never silently dropped.
-		out = append(out, transcriptsIn(rt.Dir, t)...)
+		out = append(out, in(rt.Dir, t)...)
 		asides, _ := filepath.Glob(rt.Dir + ".moved-*")
 		for _, d := range asides {
 			t := base
 			t.where, t.why = SetAside, setAsideWhy
-			out = append(out, transcriptsIn(d, t)...)
+			out = append(out, in(d, t)...)
 		}
 	}
 	// The account's copies of its runtimes' transcripts (KeepCopies), but
@@ -236,7 +226,7 @@ func ofAccount(a Account) []transcript {
 		if saved != nil {
 			t.worktree, t.commonDir, t.vouched = saved.Path, saved.CommonDir, saved.Vouched
 		}
-		out = append(out, transcriptsIn(filepath.Dir(d), t, filepath.Base(d))...)
+		out = append(out, in(filepath.Dir(d), t, filepath.Base(d))...)
 	}
 	// Kept apart: what worktree rm took from runtimes set aside, not proven
 	// the account's (worktree.SetAsideDir).
@@ -248,9 +238,9 @@ func ofAccount(a Account) []transcript {
 			// say where they ran.
 			t.commonDir = rec.CommonDir
 		}
-		out = append(out, transcriptsIn(filepath.Dir(d), t, filepath.Base(d))...)
+		out = append(out, in(filepath.Dir(d), t, filepath.Base(d))...)
 	}
-	out = append(out, transcriptsIn(a.Dir, transcript{account: a.Name, accountDir: a.Dir, where: InAccount, verified: true})...)
+	out = append(out, in(a.Dir, transcript{account: a.Name, accountDir: a.Dir, where: InAccount, verified: true})...)
 	return out
 }
 
@@ -272,6 +262,15 @@ func transcriptsIn(dir string, t transcript, projects ...string) []transcript {
 	var out []transcript
 	for _, k := range keys {
 		if !k.IsDir() {
+			continue
+		}
+		if t.only != "" {
+			p := filepath.Join(root, k.Name(), t.only+".jsonl")
+			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+				c := t
+				c.path = p
+				out = append(out, c)
+			}
 			continue
 		}
 		files, err := os.ReadDir(filepath.Join(root, k.Name()))

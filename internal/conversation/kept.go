@@ -18,7 +18,7 @@ const KeptPrefix = "kept-"
 // its copies dir and the file's name): a runtime's transcript and the
 // account's copy of it are one conversation, listed once, as the runtime's.
 // A copy of the same conversation in another runtime (a handoff) is left
-// to newestByID, which keeps the newer.
+// to byID, which keeps the newest by content.
 func kept(a Account, ids map[string]bool) []transcript {
 	var out []transcript
 	dirs, _ := filepath.Glob(filepath.Join(a.Dir, "archive", "*", "*", KeptPrefix+"*"))

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-func TestNewestByID(t *testing.T) {
+func TestByIDOriginalWinsTies(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	id, other := "33333333-3333-4333-8333-333333333333", "44444444-4444-4444-8444-444444444444"
 	orig := Conversation{ID: id, Account: "max", Verified: true, Updated: t0, Cwd: "/src/app", Worktree: "/src/app", Transcript: "orig"}
@@ -19,21 +19,21 @@ func TestNewestByID(t *testing.T) {
 		{planted, orig, copied, later},
 		{later, planted, copied, orig},
 	} {
-		got := newestByID(append([]Conversation(nil), in...))
+		got := byID(append([]Conversation(nil), in...))
 		var names []string
 		for _, c := range got {
 			names = append(names, c.Transcript)
 		}
 		// The other id is newer than the verified copy of the first; the
 		// original wins the tie with its copy; the planted copy, newer but
-		// unverified, comes after the verified one of its id.
-		want := []string{"other", "orig", "planted"}
+		// unverified, never stands for its id.
+		want := []string{"other", "orig"}
 		if len(names) != len(want) {
-			t.Fatalf("newestByID(%v) = %v; want %v", in, names, want)
+			t.Fatalf("byID(%v) = %v; want %v", in, names, want)
 		}
 		for i := range want {
 			if names[i] != want[i] {
-				t.Errorf("newestByID = %v; want %v", names, want)
+				t.Errorf("byID = %v; want %v", names, want)
 				break
 			}
 		}

@@ -16,10 +16,12 @@ func (e *AmbiguousError) Error() string {
 	return fmt.Sprintf("%s names %d conversations (%s); give more of the id", e.Prefix, len(e.IDs), strings.Join(e.IDs, ", "))
 }
 
-// Pick is the conversation of all that id (or an unambiguous prefix of
-// one) names: account's copy when it has one, else the first (Find sorts
-// newest first). A prefix of several is an *AmbiguousError.
-func Pick(all []Conversation, id, account string) (Conversation, error) {
+// Pick is the conversation of all (Find's, one per id) that id (or an
+// unambiguous prefix of one) names: its newest copy, whichever account holds
+// it, or the copy which names (Choose) when which is not "". A prefix of
+// several is an *AmbiguousError; copies continued apart, a *DivergedError
+// unless which picks one.
+func Pick(all []Conversation, id, which string) (Conversation, error) {
 	var found []Conversation
 	ids := map[string]bool{}
 	for _, cv := range all {
@@ -39,10 +41,11 @@ func Pick(all []Conversation, id, account string) (Conversation, error) {
 		sort.Strings(e.IDs)
 		return Conversation{}, e
 	}
-	for _, cv := range found {
-		if cv.Account == account {
-			return cv, nil
-		}
+	if which != "" {
+		return Choose(found[0], which)
+	}
+	if found[0].Diverged {
+		return Conversation{}, &DivergedError{Conv: found[0]}
 	}
 	return found[0], nil
 }

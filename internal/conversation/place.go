@@ -1,7 +1,6 @@
 package conversation
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -29,8 +28,10 @@ type Placed struct {
 // <id>/ dir (tool results, subagents) beside it. It copies (keeping the
 // modification time the pickers sort by); with move, the source goes, as a
 // restore from the archive does. Nothing is overwritten: an older copy there
-// (left by an earlier handoff) is kept aside as <id>.jsonl.replaced-<time>,
-// and a newer one is resumed as it is.
+// (left by an earlier handoff: its messages are all in c's) is kept aside as
+// <id>.jsonl.replaced-<time>, one that holds all of c's is resumed as it is,
+// and one continued apart from c (each has turns the other lacks) is a
+// *DivergedError: neither is written over.
 //
 // A transcript older than Claude keeps untouched ones (keep, as Keep reads
 // it; Due) would be deleted by Claude's cleanup as it starts: the copy gets
@@ -47,14 +48,17 @@ func Place(c Conversation, configDir, key string, move bool, now time.Time, keep
 	}
 	p := Placed{Path: dst}
 	if fi, err := os.Lstat(dst); err == nil {
-		src, err := os.Stat(c.Transcript)
-		if err != nil {
-			return Placed{}, err
-		}
 		if !fi.Mode().IsRegular() {
 			return Placed{}, fmt.Errorf("%s is %s, not a transcript; remove it and resume again", dst, fsx.Kind(fi.Mode()))
 		}
-		if equalFiles(c.Transcript, dst) || !src.ModTime().After(fi.ModTime()) {
+		// Which is newer is what their messages say (Compare), not their
+		// times: a copy keeps its source's, and clocks tie.
+		switch o, err := CompareFiles(c.Transcript, dst); {
+		case err != nil:
+			return Placed{}, err
+		case o == Diverged:
+			return Placed{}, &ApartError{ID: c.ID, Here: dst, There: c.Transcript}
+		case o != Newer:
 			return Placed{Path: dst, Already: true}, Refresh(dst, now, keep)
 		}
 		p.Replaced = dst + ".replaced-" + now.UTC().Format("20060102T150405Z")
@@ -96,16 +100,6 @@ func same(a, b string) bool {
 	return err == nil && os.SameFile(fa, fb)
 }
 
-// equalFiles reports whether a and b hold the same bytes.
-func equalFiles(a, b string) bool {
-	x, err := os.ReadFile(a)
-	if err != nil {
-		return false
-	}
-	y, err := os.ReadFile(b)
-	return err == nil && bytes.Equal(x, y)
-}
-
 // copyTree copies the regular files of a dir tree that dst lacks; links are
 // left out, never followed.
 func copyTree(src, dst string) error {
@@ -128,4 +122,14 @@ func copyTree(src, dst string) error {
 		}
 		return fsx.CopyFile(p, target)
 	})
+}
+
+// ApartError is Place refusing to write over a copy continued apart from the
+// one it was to put there.
+type ApartError struct {
+	ID, Here, There string
+}
+
+func (e *ApartError) Error() string {
+	return fmt.Sprintf("the copy of conversation %s at %s and the one at %s were continued apart, each with turns the other lacks, and neither is written over; pick the one to continue with 'claude-account resume %s --copy PATH' (a path of the two)", e.ID, e.Here, e.There, e.ID)
 }

@@ -140,8 +140,10 @@ func BenchmarkBringNoResume(b *testing.B) {
 }
 
 // BenchmarkBringResumeHere is claude --resume ID of a conversation already
-// where Claude looks, the usual case: its key, one lstat, the cleanup
-// period read from settings.json.
+// where Claude looks, the usual case: its key, the sessions running now
+// (none may run it), the copies of that id in the account's places (only
+// files named for it: conversation.FindID), the cleanup period read from
+// settings.json.
 func BenchmarkBringResumeHere(b *testing.B) {
 	w, io := benchWorkspace(b)
 	id := "12345678-1234-4234-8234-123456789abc"

@@ -39,7 +39,9 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	if err := w.prepareSession(held, io); err != nil {
 		return Status{}, err
 	}
-	w.bring(args, io)
+	if err := w.bring(args, io); err != nil {
+		return Status{}, err
+	}
 	stamp := configdir.Stamp(w.Layout)
 	w.warn(io)
 

@@ -35,6 +35,11 @@ type Workspace struct {
 	// Bring is a conversation to put where this session's Claude finds it
 	// before it starts (bring), chosen by 'claude-account resume'.
 	Bring *conversation.Conversation
+	// Accounts are the accounts whose copies of a conversation resumed by
+	// id (claude --resume ID) are compared with this one's, this one among
+	// them (the command sets it: every account it finds); nil: this one's
+	// alone. Called only for a --resume ID.
+	Accounts func() []conversation.Account
 	// Signals are the launcher's handlers when the command started catching
 	// them before it opened the workspace (the earlier, the more of their
 	// cost overlaps the launch); Session and Command catch their own

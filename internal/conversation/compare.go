@@ -1,0 +1,159 @@
+package conversation
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/tidwall/gjson"
+)
+
+// Order is how two copies of one conversation stand to each other.
+type Order int
+
+const (
+	Same     Order = iota // the same messages
+	Newer                 // the first holds every message of the second, and more
+	Older                 // the second holds every message of the first, and more
+	Diverged              // each holds messages the other lacks
+)
+
+func (o Order) String() string {
+	return [...]string{"same", "newer", "older", "diverged"}[o]
+}
+
+// Compare is how transcript a stands to transcript b (the bytes of two
+// copies of one <id>.jsonl), by their messages: each message line carries
+// its own "uuid", and Claude only appends to a transcript (measured on
+// 2.0.77, 2.1.90 and 2.1.330: a --resume keeps every line and adds its
+// turns after them), so the copy whose messages include all of the other's
+// is the newer one. Not by modification time: a copy keeps its source's,
+// and clocks tie. A copy that is the other's first bytes is older without
+// a line parsed (the usual case: one handed over, continued, handed back).
+func Compare(a, b []byte) Order {
+	switch {
+	case bytes.Equal(a, b):
+		return Same
+	case bytes.HasPrefix(a, b):
+		return Newer
+	case bytes.HasPrefix(b, a):
+		return Older
+	}
+	return bySets(uuids(bytes.NewReader(a)), uuids(bytes.NewReader(b)))
+}
+
+// bySets is how a transcript whose messages are ua stands to one whose
+// messages are ub.
+func bySets(ua, ub map[string]bool) Order {
+	aHasB, bHasA := contains(ua, ub), contains(ub, ua)
+	switch {
+	case aHasB && bHasA:
+		return Same
+	case aHasB:
+		return Newer
+	case bHasA:
+		return Older
+	}
+	return Diverged
+}
+
+// uuids is the set of the messages' uuids in a transcript: each line's own
+// (top-level) "uuid"; lines without one (titles, summaries, queue
+// operations) are not messages of the conversation. It reads a line at a
+// time: a transcript may be hundreds of megabytes.
+func uuids(r io.Reader) map[string]bool {
+	set := map[string]bool{}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, line...)
+			continue
+		}
+		if long != nil {
+			line, long = append(long, line...), nil
+		}
+		if bytes.Contains(line, []byte(`"uuid"`)) {
+			if u := gjson.GetBytes(line, "uuid"); u.Type == gjson.String && u.Str != "" {
+				set[u.Str] = true
+			}
+		}
+		if err != nil {
+			return set
+		}
+	}
+}
+
+// contains reports whether every member of b is in a.
+func contains(a, b map[string]bool) bool {
+	for k := range b {
+		if !a[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// CompareFiles is Compare of the transcripts at a and b, reading as little as
+// it needs: the shorter one's length of each first, in blocks, and both
+// whole, a line at a time, only when neither begins the other.
+func CompareFiles(a, b string) (Order, error) {
+	fa, err := os.Open(a)
+	if err != nil {
+		return Same, err
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return Same, err
+	}
+	defer fb.Close()
+	sa, err := fa.Stat()
+	if err != nil {
+		return Same, err
+	}
+	sb, err := fb.Stat()
+	if err != nil {
+		return Same, err
+	}
+	if os.SameFile(sa, sb) {
+		return Same, nil
+	}
+	n := min(sa.Size(), sb.Size())
+	prefix, err := samePrefix(fa, fb, n)
+	if err != nil {
+		return Same, err
+	}
+	if prefix {
+		switch {
+		case sa.Size() > sb.Size():
+			return Newer, nil
+		case sa.Size() < sb.Size():
+			return Older, nil
+		}
+		return Same, nil
+	}
+	return bySets(uuids(io.NewSectionReader(fa, 0, sa.Size())), uuids(io.NewSectionReader(fb, 0, sb.Size()))), nil
+}
+
+// samePrefix reports whether the first n bytes of a and b are the same,
+// reading them a block at a time and stopping at the first that differs.
+func samePrefix(a, b io.ReaderAt, n int64) (bool, error) {
+	const block = 64 << 10
+	ba, bb := make([]byte, min(n, block)), make([]byte, min(n, block))
+	for off := int64(0); off < n; off += block {
+		k := min(n-off, block)
+		if _, err := a.ReadAt(ba[:k], off); err != nil && err != io.EOF {
+			return false, err
+		}
+		if _, err := b.ReadAt(bb[:k], off); err != nil && err != io.EOF {
+			return false, err
+		}
+		if !bytes.Equal(ba[:k], bb[:k]) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
