@@ -25,6 +25,20 @@ func (r *Repo) removed(e *Entry, base, saved string, o RemoveOptions) conversati
 		Root: r.Root, CommonDir: r.Common, RemovedAt: o.Now.UTC()}
 }
 
+// movedHere reports whether a worktree the account's record puts at was,
+// with the git dir recordedGitDir, is now at path: was is gone, path is
+// the git dir being removed's work tree, and its .git names that git dir
+// back, which no file of the repository alone can make true outside it.
+func movedHere(was, path, recordedGitDir, gitDir string) bool {
+	if was == path || !fsx.SamePath(recordedGitDir, gitDir) {
+		return false
+	}
+	if _, err := os.Lstat(was); err == nil {
+		return false
+	}
+	return runtimes.NamesGitDir(path, gitDir)
+}
+
 // archive moves Claude's transcripts (projects/) of each runtime in the
 // worktree to the archive of the account it was made for,
 // <account dir>/archive/<repo>/<name>/, so that claude --resume history
@@ -66,9 +80,16 @@ func (r *Repo) archive(gitDir, name string, o RemoveOptions, rec conversation.Re
 		// repository, and a planted gitdir would have resume make the
 		// worktree anywhere (runtimes.Check).
 		rec := rec
+		listed := rec.Path // where git lists it
 		rec.Vouched = false
 		if p := runtimes.Check(accountDir, rt); p.Known {
 			rec.Path, rec.Vouched = p.Place.Worktree, true
+			if movedHere(rec.Path, listed, p.Place.GitDir, gitDir) {
+				// git worktree move, and no launch there since: the
+				// work tree is where git lists it, naming the git dir
+				// the record names back (runtimes.Runtime.whereNow).
+				rec.Path = listed
+			}
 		}
 		// RestoreTranscripts brings them back to a worktree made again
 		// with this name.
