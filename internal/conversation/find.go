@@ -151,11 +151,12 @@ func FindID(accts []Account, id string) *Conversation {
 	if id == "" || strings.ContainsAny(id, `/\*?[`) {
 		return nil
 	}
-	convs := find(accts, id)
-	if len(convs) == 0 {
-		return nil
+	for _, c := range find(accts, id) {
+		if c.ID == id { // every place lists only id.jsonl; this says so here too
+			return &c
+		}
 	}
-	return &convs[0]
+	return nil
 }
 
 // find is Find, of the transcripts named only.jsonl when only is not "".
@@ -217,7 +218,7 @@ func ofAccount(a Account, only string) []transcript {
 	}
 	// The account's copies of its runtimes' transcripts (KeepCopies), but
 	// for those a runtime of it still holds: one conversation, listed once.
-	out = append(out, kept(a, keptIDs(out))...)
+	out = append(out, kept(a, only, keptIDs(out), out)...)
 	// The archive: archive/<repository>/<worktree>/projects[-<time>]/.
 	dirs, _ := filepath.Glob(filepath.Join(a.Dir, "archive", "*", "*", "projects*"))
 	for _, d := range dirs {

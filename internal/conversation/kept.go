@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"os"
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/gitctx"
@@ -19,11 +20,13 @@ const KeptPrefix = "kept-"
 // account's copy of it are one conversation, listed once, as the runtime's.
 // A copy of the same conversation in another runtime (a handoff) is left
 // to byID, which keeps the newest by content.
-func kept(a Account, ids map[string]bool) []transcript {
+// Only those named only.jsonl, when only is not "" (FindID).
+func kept(a Account, only string, ids map[string]bool, ts []transcript) []transcript {
 	var out []transcript
+	var byName map[string][]string // <id>.jsonl → the runtimes' transcripts of that name
 	dirs, _ := filepath.Glob(filepath.Join(a.Dir, "archive", "*", "*", KeptPrefix+"*"))
 	for _, d := range dirs {
-		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive, verified: true}
+		t := transcript{account: a.Name, accountDir: a.Dir, where: InArchive, verified: true, only: only}
 		found := transcriptsIn(d, t)
 		if len(found) == 0 {
 			continue // a record alone: the runtime has no conversation yet
@@ -37,9 +40,19 @@ func kept(a Account, ids map[string]bool) []transcript {
 			}
 		}
 		for _, c := range found {
-			if !ids[filepath.Join(filepath.Base(d), filepath.Base(c.path))] {
-				out = append(out, c)
+			if ids[filepath.Join(filepath.Base(d), filepath.Base(c.path))] {
+				continue
 			}
+			if byName == nil {
+				byName = runtimeNames(ts)
+			}
+			if linkOfAny(c.path, byName[filepath.Base(c.path)]) {
+				// Its runtime holds it under another path (a repository
+				// moved whole: the copies dir is named for where the
+				// runtime was): the very file, one conversation.
+				continue
+			}
+			out = append(out, c)
 		}
 	}
 	return out
@@ -59,4 +72,35 @@ func keptIDs(ts []transcript) map[string]bool {
 		}
 	}
 	return ids
+}
+
+// runtimeNames groups the transcripts of runtimes the launcher made by
+// their file's name.
+func runtimeNames(ts []transcript) map[string][]string {
+	m := map[string][]string{}
+	for _, t := range ts {
+		if t.where == InRuntime && t.verified {
+			n := filepath.Base(t.path)
+			m[n] = append(m[n], t.path)
+		}
+	}
+	return m
+}
+
+// linkOfAny reports whether path is the same file as one of paths (a hard
+// link to it).
+func linkOfAny(path string, paths []string) bool {
+	if len(paths) == 0 {
+		return false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	for _, p := range paths {
+		if o, err := os.Stat(p); err == nil && os.SameFile(fi, o) {
+			return true
+		}
+	}
+	return false
 }
