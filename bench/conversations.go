@@ -55,13 +55,21 @@ func conversations(fx *fixture, t tools, n int, quick bool) {
 		check(fmt.Errorf("sessions listed %d conversations of %d", len(listed), len(files)))
 	}
 	label := fmt.Sprintf("list %d conversations across %d worktrees", len(files), trees)
-	report(compare(n, []variant{
+	vs := []variant{
 		{name: "cat every transcript (floor)", cmd: func() *exec.Cmd {
 			return exec.Command("sh", append([]string{"-c", `cat "$@" >/dev/null`, "sh"}, files...)...)
 		}},
 		{name: "claude-account sessions", cmd: func() *exec.Cmd { return fx.cmd(t.bin, "sessions") }},
 		{name: "claude-account sessions --all --json", cmd: func() *exec.Cmd { return fx.cmd(t.bin, "sessions", "--all", "--json") }},
-	}), label, "")
+	}
+	if t.base != "" {
+		// The base's own listing of the same conversations, interleaved
+		// with ours: sessions only reads, so both list one fixture.
+		vs = append(vs,
+			variant{name: "base: claude-account sessions", cmd: func() *exec.Cmd { return fx.cmd(t.base, "sessions") }},
+			variant{name: "base: claude-account sessions --all --json", cmd: func() *exec.Cmd { return fx.cmd(t.base, "sessions", "--all", "--json") }})
+	}
+	report(compare(n, vs), label, "")
 	res := compare(n, []variant{
 		{name: "floor: fork the stub Claude, wait", timed: true, cmd: func() *exec.Cmd { return fx.cmd(t.floor, "exec", fx.fake) }},
 		{name: "claude-account (claudebench), no --resume", timed: true, cmd: fx.ours},
