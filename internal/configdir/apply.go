@@ -42,6 +42,8 @@ func (p *Plan) Apply() error {
 			err = fsx.WriteFile(s.Path, s.Data, s.Mode)
 		case s.Op == Move:
 			err = move(s.Path, s.Target)
+		case s.Op == Copy:
+			err = fsx.CopyFile(s.Path, s.Target)
 		case s.Op == Register:
 			err = runtimes.Register(s.Target, s.Path, s.Place)
 		}

@@ -26,6 +26,8 @@ const (
 	// launcher made (Target: the record's file), once Path exists, with
 	// where it belongs (Place).
 	Register Op = "register"
+	// Copy copies the file at Path to Target, keeping its mode and time.
+	Copy Op = "copy"
 )
 
 // Step is one change to the file system. A plan is a list of them, so it can
@@ -33,7 +35,7 @@ const (
 type Step struct {
 	Op     Op
 	Path   string
-	Target string   // Link: the link's target; Move: the new path
+	Target string   // Link: the link's target; Move, Copy: the new path
 	Data   []byte   // Write
 	Pieces [][]byte // Write, instead of Data: written one after the other
 	// Check, with Pieces: validates the input the pieces were cut from. It
@@ -53,6 +55,8 @@ func (s Step) String() string {
 		return fmt.Sprintf("link  %s -> %s (%s)", s.Path, s.Target, s.Why)
 	case Move:
 		return fmt.Sprintf("move  %s -> %s (%s)", s.Path, s.Target, s.Why)
+	case Copy:
+		return fmt.Sprintf("copy  %s -> %s (%s)", s.Path, s.Target, s.Why)
 	case Register:
 		return fmt.Sprintf("register %s in %s (%s)", s.Path, s.Target, s.Why)
 	default:

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -54,7 +53,10 @@ type runtimeFacts struct {
 	// launcher's: a repository moved across file systems, or a copy of one
 	// since removed, which nothing tells apart (runtimes.Record.GoneFrom).
 	GoneFrom string
-	UID      int // ours
+	// Twins are the account's copies of GoneFrom's conversations that the
+	// dir proves it holds (keptTwins), read only when GoneFrom is not "".
+	Twins []twin
+	UID   int // ours
 }
 
 func observeDir(path string) dirFacts {
@@ -98,6 +100,9 @@ func observeRuntime(in Input) (runtimeFacts, error) {
 	}
 	if !f.Made && exists(filepath.Join(dir, "projects")) {
 		f.GoneFrom = made.GoneFrom(bindingToplevel(f.Binding), dir)
+	}
+	if f.GoneFrom != "" {
+		f.Twins = keptTwins(in.Account.Dir, f.GoneFrom, dir)
 	}
 	if old := f.was(); old != "" && old != in.Context.Toplevel {
 		des, _ := os.ReadDir(filepath.Join(dir, "projects"))
@@ -174,16 +179,31 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 	dir := f.Dir.Path
 	aside := asideName(dir+".moved-"+in.Now.UTC().Format("20060102T150405Z"), f.Asides)
 	d.Fresh = !f.Dir.Exists
+	var brought []Step // after the fresh runtime is made
 	if !d.Fresh && !f.Made {
 		d.Steps = append(d.Steps, Step{Op: Move, Path: dir, Target: aside, Why: "not the launcher's"})
-		d.Notes = append(d.Notes, fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s, read nothing from it, and started fresh", dir, aside))
 		d.Fresh, d.SetsAside = true, true
+		old := bindingToplevel(f.Binding)
+		var ids []string
 		if f.GoneFrom != "" {
+			// Of a runtime gone from where this one says it came from, the
+			// account's own copies of the conversations this one proves it
+			// holds come along (across.go).
+			brought, ids = bring(f.Twins, dir, aside, old, in.Context.Toplevel)
+		}
+		kept := fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s, read nothing from it, and started fresh", dir, aside)
+		switch {
+		case len(ids) > 0:
+			kept = fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s and started fresh", dir, aside)
+			d.Notes = append(d.Notes, kept, broughtNote(in.Context.Toplevel, old, aside, ids))
+		case f.GoneFrom != "":
 			// Its conversations are kept, unverified: say where, and how to
 			// continue one, rather than leave a moved repository's user to
 			// think them lost.
-			d.Notes = append(d.Notes, fmt.Sprintf("if this repository was moved here from %s across file systems (which claude-account cannot tell from a copy), its conversations are in %s: 'claude-account sessions' lists them, and 'claude-account resume ID --unverified' continues one here",
-				bindingToplevel(f.Binding), aside))
+			d.Notes = append(d.Notes, kept, fmt.Sprintf("if this repository was moved here from %s across file systems (which claude-account cannot tell from a copy), its conversations are in %s: 'claude-account sessions' lists them, and 'claude-account resume ID --unverified' continues one here",
+				old, aside))
+		default:
+			d.Notes = append(d.Notes, kept)
 		}
 	}
 	if !d.Fresh {
@@ -216,6 +236,7 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 	if d.Fresh || !f.Logs {
 		d.Steps = append(d.Steps, Step{Op: Mkdir, Path: filepath.Join(dir, "logs"), Mode: 0o700, Why: "Claude's logs"})
 	}
+	d.Steps = append(d.Steps, brought...)
 	// A missing, unreadable or damaged binding is rewritten: it cannot prove
 	// the dir belongs to another workspace.
 	if d.Fresh || !bytes.Equal(f.Binding, want) {
@@ -236,11 +257,8 @@ func rekey(dir, old, top string, keys []string) []Step {
 	from, to := conversation.Key(old, false), conversation.Key(top, false)
 	var steps []Step
 	for _, k := range keys {
-		if len(k) > 200 || k != from && !strings.HasPrefix(k, from+"-") {
-			continue
-		}
-		nk := to + k[len(from):]
-		if nk == k || len(nk) > 200 || slices.Contains(keys, nk) {
+		nk := newKey(k, from, to)
+		if nk == k || slices.Contains(keys, nk) {
 			continue
 		}
 		steps = append(steps, Step{Op: Move, Path: filepath.Join(dir, "projects", k), Target: filepath.Join(dir, "projects", nk),

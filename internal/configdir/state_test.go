@@ -206,6 +206,8 @@ func TestDecideRuntime(t *testing.T) {
 		steps   int
 		quiet   int64
 		moves   map[string]string // projects/ key dir moves, from → to
+		copies  map[string]string // files copied, from → to
+		note    string            // a note that reads so
 		asideAs string            // the set-aside name's suffix, when not the plain one
 	}{
 		{name: "in sync: nothing to do", f: func(f runtimeFacts) runtimeFacts { return f }, quiet: 42},
@@ -220,7 +222,21 @@ func TestDecideRuntime(t *testing.T) {
 		{name: "not made, its binding naming a worktree whose runtime is gone (moved across file systems, or a copy): still set aside", f: func(f runtimeFacts) runtimeFacts {
 			f.Made, f.Binding, f.GoneFrom = false, other, "/src/copy/.git/claude-runtime/max"
 			return f
-		}, aside: true, fresh: true, steps: 4},
+		}, aside: true, fresh: true, steps: 4, note: "its conversations are in /src/app/.git/claude-runtime/max.moved-20010909T014640Z"},
+		{name: "not made, gone from where it says, holding the account's conversations: they come along, the newer of each, by the key of where it is now", f: func(f runtimeFacts) runtimeFacts {
+			f.Made, f.Binding, f.GoneFrom = false, other, "/src/copy/.git/claude-runtime/max"
+			f.Twins = []twin{
+				{Rel: "-src-copy/a.jsonl", Kept: "/k/projects/-src-copy/a.jsonl", KeptNewer: true, ID: "a"},
+				{Rel: "-src-copy/a/tool.txt", Kept: "/k/projects/-src-copy/a/tool.txt", KeptNewer: true},
+				{Rel: "-src-copy-sub/b.jsonl", Kept: "/k/projects/-src-copy-sub/b.jsonl", ID: "b"},
+			}
+			return f
+		}, aside: true, fresh: true, steps: 4 + 6, note: "came here from /src/copy, which is gone (moved across file systems?): brought the 2 conversations the account keeps of it that this repository holds too (a, b)",
+			copies: map[string]string{
+				"/k/projects/-src-copy/a.jsonl":    "/src/app/.git/claude-runtime/max/projects/-src-app/a.jsonl",
+				"/k/projects/-src-copy/a/tool.txt": "/src/app/.git/claude-runtime/max/projects/-src-app/a/tool.txt",
+				"/src/app/.git/claude-runtime/max.moved-20010909T014640Z/projects/-src-copy-sub/b.jsonl": "/src/app/.git/claude-runtime/max/projects/-src-app-sub/b.jsonl",
+			}},
 		{name: "not made, and set aside once already this second", f: func(f runtimeFacts) runtimeFacts {
 			f.Made, f.Asides = false, []string{f.Dir.Path + ".moved-20010909T014640Z"}
 			return f
@@ -273,6 +289,19 @@ func TestDecideRuntime(t *testing.T) {
 			}
 			if c.aside && (d.Steps[0].Op != Move || d.Steps[0].Target != in.Layout.ConfigDir+want) {
 				t.Errorf("first step %v, want the dir moved aside", d.Steps[0])
+			}
+			for from, to := range c.copies {
+				found := false
+				for i, s := range d.Steps {
+					// after the fresh runtime is made, its dir before it
+					found = found || s.Op == Copy && s.Path == from && s.Target == to && i > 0 && d.Steps[i-1].Op == Mkdir && strings.HasPrefix(to, d.Steps[i-1].Path)
+				}
+				if !found {
+					t.Errorf("no copy of %s to %s in %v", from, to, d.Steps)
+				}
+			}
+			if c.note != "" && !strings.Contains(strings.Join(d.Notes, "\n"), c.note) {
+				t.Errorf("notes %q; want one with %q", d.Notes, c.note)
 			}
 			for from, to := range c.moves {
 				found := false

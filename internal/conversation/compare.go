@@ -3,8 +3,10 @@ package conversation
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/tidwall/gjson"
 )
@@ -156,4 +158,64 @@ func samePrefix(a, b io.ReaderAt, n int64) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// ByPrefix is how the file at a stands to the one at b when one begins
+// with all the other's bytes (Same, Newer, Older), and ok only then: the
+// proof that whoever holds one already holds the other's content up to
+// where it ends, which no count of messages gives (a transcript with no
+// message is contained in every other). The shorter must not be empty (an
+// empty file begins every file), and, of transcripts (lines), must end a
+// line: Claude writes whole lines, and a line cut short is what anyone who
+// knows a conversation's id and where it ran can write. Neither is
+// followed if it is a link.
+func ByPrefix(a, b string, lines bool) (o Order, ok bool) {
+	fa, sa, err := openRegular(a)
+	if err != nil {
+		return Diverged, false
+	}
+	defer fa.Close()
+	fb, sb, err := openRegular(b)
+	if err != nil {
+		return Diverged, false
+	}
+	defer fb.Close()
+	n := min(sa.Size(), sb.Size())
+	if n == 0 {
+		return Diverged, false
+	}
+	if same, err := samePrefix(fa, fb, n); err != nil || !same {
+		return Diverged, false
+	}
+	if lines {
+		last := make([]byte, 1)
+		if _, err := fa.ReadAt(last, n-1); err != nil || last[0] != '\n' {
+			return Diverged, false
+		}
+	}
+	switch {
+	case sa.Size() > sb.Size():
+		return Newer, true
+	case sa.Size() < sb.Size():
+		return Older, true
+	}
+	return Same, true
+}
+
+// openRegular opens the regular file at path, never through a link at its
+// last part.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
 }

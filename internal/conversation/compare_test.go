@@ -100,3 +100,48 @@ func FuzzCompare(f *testing.F) {
 		}
 	})
 }
+
+// TestByPrefix: only one copy that begins with all of the other's bytes
+// proves the other, and never an empty one, a cut line, a link, or the
+// same messages in other bytes.
+func TestByPrefix(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	big := string(bytes.Repeat([]byte(line("x", "null", "padding")), 2000))
+	t1 := big + line("u1", `"x"`, "T1")
+	t2 := t1 + line("u2", `"u1"`, "T2")
+	a, b := write("a.jsonl", t1), write("b.jsonl", t2)
+	empty, cut := write("empty.jsonl", ""), write("cut.jsonl", t1[:len(t1)-5])
+	other := write("other.jsonl", `{"type":"custom-title"}`+"\n"+t1)
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(a, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		x, y  string
+		lines bool
+		want  Order
+		ok    bool
+	}{
+		{a, write("a2.jsonl", t1), true, Same, true},
+		{b, a, true, Newer, true},
+		{a, b, true, Older, true},
+		{a, empty, true, Diverged, false},
+		{empty, empty, false, Diverged, false},
+		{a, cut, true, Diverged, false},
+		{a, cut, false, Newer, true}, // a side file need not be lines
+		{a, other, true, Diverged, false},
+		{a, link, true, Diverged, false},
+		{a, filepath.Join(dir, "none.jsonl"), true, Diverged, false},
+	} {
+		if got, ok := ByPrefix(c.x, c.y, c.lines); got != c.want || ok != c.ok {
+			t.Errorf("ByPrefix(%s, %s, %v) = %v, %v; want %v, %v", filepath.Base(c.x), filepath.Base(c.y), c.lines, got, ok, c.want, c.ok)
+		}
+	}
+}

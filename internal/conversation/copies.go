@@ -80,8 +80,9 @@ func merge(copies []Conversation) Conversation {
 			return a.Updated.After(b.Updated)
 		case own(a) != own(b):
 			// Of copies equally new, the one in the runtime of the
-			// worktree it ran in: a copied repository's (cp -a keeps
-			// times and bytes) never shadows the original's.
+			// worktree it ran in, while it is there: a copied
+			// repository's (cp -a keeps times and bytes) never shadows
+			// the original's.
 			return own(a)
 		case whereRank[a.Where] != whereRank[b.Where]:
 			return whereRank[a.Where] < whereRank[b.Where]
@@ -156,9 +157,13 @@ func merge(copies []Conversation) Conversation {
 }
 
 // own reports whether c's transcript says it ran in the worktree whose
-// runtime keeps it. Bytes compared: both are paths as the system gives them.
+// runtime keeps it, and that worktree is there: a copy is one whose
+// original still exists, so the copy of a repository moved across file
+// systems (its original gone, its conversations brought along by the
+// launch, configdir's bring) is the one its copies are continued in.
+// Bytes compared: both are paths as the system gives them.
 func own(c Conversation) bool {
-	return c.Worktree != "" && fsx.WithinAs(c.Cwd, c.Worktree, false, nil)
+	return c.Worktree != "" && !c.Removed && fsx.WithinAs(c.Cwd, c.Worktree, false, nil)
 }
 
 // compareCopies is how a stands to b; by modification time when one cannot

@@ -39,3 +39,21 @@ func TestByIDOriginalWinsTies(t *testing.T) {
 		}
 	}
 }
+
+// TestByIDMovedWinsTies: of copies equally new, once the worktree a
+// conversation ran in is gone, the copy in a runtime (a repository moved
+// across file systems, its conversations brought along) stands for it, not
+// the account's copy of the gone worktree's: a copy is one whose original
+// still exists.
+func TestByIDMovedWinsTies(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	id := "33333333-3333-4333-8333-333333333333"
+	kept := Conversation{ID: id, Account: "max", Verified: true, Where: InArchive, Updated: t0, Cwd: "/src/app", Worktree: "/src/app", Removed: true, Transcript: "kept"}
+	moved := Conversation{ID: id, Account: "max", Verified: true, Where: InRuntime, Updated: t0, Cwd: "/src/app", Worktree: "/mnt/app2", Transcript: "moved"}
+	for _, in := range [][]Conversation{{kept, moved}, {moved, kept}} {
+		got := byID(append([]Conversation(nil), in...))
+		if len(got) != 1 || got[0].Transcript != "moved" {
+			t.Errorf("byID(%v) = %v; want the moved copy", in, got)
+		}
+	}
+}
