@@ -29,8 +29,10 @@ import (
 // Its files then still answer to Quiet (ChangedSince) as at the path
 // recorded: the move keeps the quiet time. A move across file systems
 // (a copy, then a removal) leaves none of this: the launch sets the runtime
-// aside as it does a copy's, and its conversations stay listed and
-// resumable with --unverified.
+// aside as it does a copy's, reading nothing of it as the launcher's; the
+// conversations the account keeps copies of, and that the set-aside dir
+// holds the same bytes of, come along (configdir's across.go); the rest
+// stay listed and resumable with --unverified.
 
 // goneFor is how long a runtime no longer at its path is remembered, so
 // that a repository moved whole is found after it when it is next used.
