@@ -20,15 +20,19 @@ import (
 // runtimes is gone from the work tree the arriving runtime's workspace.json
 // names (runtimes.Record.GoneFrom: the binding only says where to look).
 // A transcript of the same name in the arriving runtime that holds the very
-// bytes of the account's copy, or begins with them, or that the account's
-// copy begins with (conversation.ByPrefix), proves the repository already
-// holds that conversation: bringing the account's copy into the fresh
-// runtime tells it nothing it did not have. Those, and only those, come
-// along, the newer of the two (the other stays where it was: nothing is
-// lost), under the key of the work tree where it is now, so that
-// --continue, resume and sessions find them there, verified. A repository
-// that merely names the user's deleted path holds none of the bytes, and
-// gets nothing.
+// bytes of the account's copy (conversation.ByPrefix: Same) proves the
+// repository already holds that conversation, no more and no less: the
+// account's copy, brought into the fresh runtime, tells it nothing it did
+// not have, and takes nothing of the repository's as the account's. Those,
+// and only those, come along, under the key of the work tree where it is
+// now, so that --continue, resume and sessions find them there, verified.
+// Not one that merely begins with the account's (a copy that left the
+// user's hands could come back with turns added: they would be listed as
+// the user's own, and kept into the account), nor one the account's begins
+// with (an old archive would learn the later turns): a genuine move keeps
+// every byte, and anything else stays in the set-aside dir, listed
+// unverified. A repository that merely names the user's deleted path holds
+// none of the bytes, and gets nothing.
 
 // twin is a file the account keeps of the gone runtime's conversations
 // (a transcript, or a file of its side dir) and the file of the same name
@@ -36,10 +40,7 @@ import (
 type twin struct {
 	Rel  string // below projects/: <key>/<id>.jsonl or <key>/<id>/<file>
 	Kept string // the account's copy
-	// KeptNewer: the account's copy holds the same bytes or more; else
-	// the arriving runtime's holds more.
-	KeptNewer bool
-	ID        string // the conversation, for a transcript; "" for a side file
+	ID   string // the conversation, for a transcript; "" for a side file
 }
 
 // keptTwins lists the twins of the account's copies of the transcripts of
@@ -85,7 +86,7 @@ func prove(kept, dir, rel string, lines bool) (twin, bool) {
 		return twin{}, false
 	}
 	o, ok := conversation.ByPrefix(kept, filepath.Join(dir, "projects", rel), lines)
-	return twin{Rel: rel, Kept: kept, KeptNewer: o != conversation.Older}, ok
+	return twin{Rel: rel, Kept: kept}, ok && o == conversation.Same
 }
 
 // sideTwins are the twins of the files of a transcript's side dir (<id>/:
@@ -126,10 +127,11 @@ func readDirNoLink(dir string) ([]string, error) {
 }
 
 // bring plans the twins' coming along into the fresh runtime dir, from the
-// runtime set aside as aside, whose work tree was old and is top now: the
-// newer of each pair copied (its time kept) under the key of where it is
-// now (newKey). It returns the ids of the conversations brought.
-func bring(twins []twin, dir, aside, old, top string) ([]Step, []string) {
+// account's copies (the runtime set aside holds the same bytes):
+// copied, their time kept, under the key of where the work tree, old
+// before, is now, top (newKey). It returns the ids of the conversations
+// brought.
+func bring(twins []twin, dir, old, top string) ([]Step, []string) {
 	var steps []Step
 	var ids []string
 	made := map[string]bool{}
@@ -137,9 +139,6 @@ func bring(twins []twin, dir, aside, old, top string) ([]Step, []string) {
 	for _, t := range twins {
 		key, rest, _ := strings.Cut(t.Rel, string(filepath.Separator))
 		src := t.Kept
-		if !t.KeptNewer {
-			src = filepath.Join(aside, "projects", t.Rel)
-		}
 		dst := filepath.Join(dir, "projects", newKey(key, from, to), rest)
 		if parent := filepath.Dir(dst); !made[parent] {
 			made[parent] = true

@@ -189,7 +189,7 @@ func decideRuntime(f runtimeFacts, in Input) (runtimeDecision, error) {
 			// Of a runtime gone from where this one says it came from, the
 			// account's own copies of the conversations this one proves it
 			// holds come along (across.go).
-			brought, ids = bring(f.Twins, dir, aside, old, in.Context.Toplevel)
+			brought, ids = bring(f.Twins, dir, old, in.Context.Toplevel)
 		}
 		kept := fmt.Sprintf("%s was not made by claude-account for this account (it came with the repository?); kept it as %s, read nothing from it, and started fresh", dir, aside)
 		switch {

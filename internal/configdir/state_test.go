@@ -223,19 +223,19 @@ func TestDecideRuntime(t *testing.T) {
 			f.Made, f.Binding, f.GoneFrom = false, other, "/src/copy/.git/claude-runtime/max"
 			return f
 		}, aside: true, fresh: true, steps: 4, note: "its conversations are in /src/app/.git/claude-runtime/max.moved-20010909T014640Z"},
-		{name: "not made, gone from where it says, holding the account's conversations: they come along, the newer of each, by the key of where it is now", f: func(f runtimeFacts) runtimeFacts {
+		{name: "not made, gone from where it says, holding the account's conversations: the account's copies come along, by the key of where it is now", f: func(f runtimeFacts) runtimeFacts {
 			f.Made, f.Binding, f.GoneFrom = false, other, "/src/copy/.git/claude-runtime/max"
 			f.Twins = []twin{
-				{Rel: "-src-copy/a.jsonl", Kept: "/k/projects/-src-copy/a.jsonl", KeptNewer: true, ID: "a"},
-				{Rel: "-src-copy/a/tool.txt", Kept: "/k/projects/-src-copy/a/tool.txt", KeptNewer: true},
+				{Rel: "-src-copy/a.jsonl", Kept: "/k/projects/-src-copy/a.jsonl", ID: "a"},
+				{Rel: "-src-copy/a/tool.txt", Kept: "/k/projects/-src-copy/a/tool.txt"},
 				{Rel: "-src-copy-sub/b.jsonl", Kept: "/k/projects/-src-copy-sub/b.jsonl", ID: "b"},
 			}
 			return f
 		}, aside: true, fresh: true, steps: 4 + 6, note: "came here from /src/copy, which is gone (moved across file systems?): brought the 2 conversations the account keeps of it that this repository holds too (a, b)",
 			copies: map[string]string{
-				"/k/projects/-src-copy/a.jsonl":    "/src/app/.git/claude-runtime/max/projects/-src-app/a.jsonl",
-				"/k/projects/-src-copy/a/tool.txt": "/src/app/.git/claude-runtime/max/projects/-src-app/a/tool.txt",
-				"/src/app/.git/claude-runtime/max.moved-20010909T014640Z/projects/-src-copy-sub/b.jsonl": "/src/app/.git/claude-runtime/max/projects/-src-app-sub/b.jsonl",
+				"/k/projects/-src-copy/a.jsonl":     "/src/app/.git/claude-runtime/max/projects/-src-app/a.jsonl",
+				"/k/projects/-src-copy/a/tool.txt":  "/src/app/.git/claude-runtime/max/projects/-src-app/a/tool.txt",
+				"/k/projects/-src-copy-sub/b.jsonl": "/src/app/.git/claude-runtime/max/projects/-src-app-sub/b.jsonl",
 			}},
 		{name: "not made, and set aside once already this second", f: func(f runtimeFacts) runtimeFacts {
 			f.Made, f.Asides = false, []string{f.Dir.Path + ".moved-20010909T014640Z"}

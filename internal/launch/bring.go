@@ -120,11 +120,18 @@ func (w *Workspace) notRunning(id string, c *conversation.Conversation) error {
 				id, in.Account, in.Path, in.PID, in.Account, in.Path)
 		}
 	}
+	// Only config dirs the account's side vouches for: a runtime set aside
+	// came with a repository, and its sessions/ says what it likes (a
+	// record naming any live Claude would refuse the user's conversation).
 	dirs := []string{w.Layout.ConfigDir}
 	if c != nil {
-		dirs = append(dirs, configDirOf(c.Transcript))
+		if c.Verified {
+			dirs = append(dirs, configDirOf(c.Transcript))
+		}
 		for _, cp := range c.Copies {
-			dirs = append(dirs, configDirOf(cp.Transcript))
+			if cp.Verified {
+				dirs = append(dirs, configDirOf(cp.Transcript))
+			}
 		}
 	}
 	if pid, dir := claudeRunning(dirs, id); pid != 0 {
@@ -143,6 +150,10 @@ func configDirOf(transcript string) string {
 	return filepath.Dir(projects)
 }
 
+// sessionRecordLimit bounds the read of one of Claude's sessions/<pid>.json
+// (a few hundred bytes: pid, sessionId, cwd, times).
+const sessionRecordLimit = 64 << 10
+
 // claudeRunning is the PID of a Claude that runs conversation id now by its
 // own record in one of dirs, and that dir: from 2.1.90 Claude keeps
 // <config dir>/sessions/<pid>.json ({"pid", "sessionId", …}) while it runs
@@ -158,8 +169,10 @@ func claudeRunning(dirs []string, id string) (int, string) {
 		seen[dir] = true
 		files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*.json"))
 		for _, f := range files {
-			data, err := fsx.ReadFile(f)
-			if err != nil || !bytes.Contains(data, []byte(id)) {
+			// Never through a link, never more than a record's size (a
+			// link to /dev/zero would be read without end).
+			data, err := fsx.ReadFileNoFollow(f, sessionRecordLimit)
+			if err != nil || len(data) > sessionRecordLimit || !bytes.Contains(data, []byte(id)) {
 				continue
 			}
 			rec := gjson.GetManyBytes(data, "sessionId", "pid")
