@@ -242,7 +242,10 @@ func checkNested(g Git, root string) error {
 // (ignoredWork), and no commit beyond the one it was made from (holdsWork);
 // else why not, in words that end the line "kept the ephemeral worktree
 // PATH: ", with how to remove it anyway where a removal would lose what it
-// holds.
+// holds. Without a record of that commit (an older or damaged record), the
+// commits HEAD has that its base (the record's, else the repository's)
+// lacks count, as worktree rm measures; with no base to compare with, it is
+// kept. A fact that cannot be read keeps it too.
 func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
 	g := r.Git.In(e.Path)
 	var w work
@@ -261,13 +264,39 @@ func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
 		}
 		w.Ignored = len(ignored)
 	}
+	since := "" // what New commits are counted from, when not the recorded commit
 	if holdsWork(w) == heldNone {
 		head, err := g.Run("rev-parse", "HEAD")
 		if err != nil {
 			return false, err.Error()
 		}
-		if m != nil && m.BaseOID != "" && head != m.BaseOID {
-			w.New, _, _ = aheadBehind(g, m.BaseOID, head)
+		from := ""
+		if m != nil {
+			from = m.BaseOID
+		}
+		if from == "" {
+			base := ""
+			if m != nil {
+				base = m.Base
+			}
+			if base == "" {
+				base = r.defaultBase()
+			}
+			if base == "HEAD" {
+				// defaultBase found no commit: nothing to compare with.
+				return false, "it has no record of the commit it was made from, and no base branch to compare it with; " + rmOnce(e.Path)
+			}
+			// The base comes from the repository: after --end-of-options
+			// it is a revision even when it reads as an option.
+			if from, err = g.Run("rev-parse", "--verify", "--quiet", "--end-of-options", base+"^{commit}"); err != nil {
+				return false, fmt.Sprintf("it has no record of the commit it was made from, and its base %s is no commit here; %s", base, rmOnce(e.Path))
+			}
+			since = base
+		}
+		if head != from {
+			if w.New, _, err = aheadBehind(g, from, head); err != nil {
+				return false, err.Error()
+			}
 		}
 	}
 	switch holdsWork(w) {
@@ -276,9 +305,17 @@ func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
 	case heldIgnored:
 		return false, ignoredWhy(ignored, e.Path)
 	case heldNew:
+		if since != "" {
+			return false, fmt.Sprintf("%d commit(s) not on %s (it has no record of the commit it was made from)", w.New, since)
+		}
 		return false, fmt.Sprintf("%d new commit(s)", w.New)
 	}
 	return true, ""
+}
+
+// rmOnce says how to remove a worktree Idle cannot tell the work of.
+func rmOnce(path string) string {
+	return fmt.Sprintf("once you know it holds nothing you want, 'claude-account worktree rm %s' removes it", shell.Quote(path))
 }
 
 // ignoredWhy says that a worktree is kept for the files git ignores in it
