@@ -307,3 +307,28 @@ func FuzzParseStatus(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseIgnored: whatever git prints (or anything else), ParseIgnored
+// gives no more paths than records, none empty or holding a NUL, and reads
+// back the same from what git would print for them.
+func FuzzParseIgnored(f *testing.F) {
+	f.Add([]byte("? u\x00! secrets.local\x00! node_modules/\x00"))
+	f.Add([]byte("2 R. N... 100644 100644 100644 a b R100 new\x00! old\x00! x\n\x00"))
+	f.Add([]byte("! \x00!\x002 \x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		paths := ParseIgnored(data)
+		if len(paths) > bytes.Count(data, []byte{0})+1 {
+			t.Fatalf("ParseIgnored(%q) gave %d paths", data, len(paths))
+		}
+		var b bytes.Buffer
+		for _, p := range paths {
+			if p == "" || strings.Contains(p, "\x00") {
+				t.Fatalf("ParseIgnored(%q) gave path %q", data, p)
+			}
+			b.WriteString("! " + p + "\x00")
+		}
+		if again := ParseIgnored(b.Bytes()); !reflect.DeepEqual(again, paths) {
+			t.Fatalf("ParseIgnored(%q) = %q, but printed it reads %q", data, paths, again)
+		}
+	})
+}

@@ -7,7 +7,9 @@ import (
 
 // This file is the one reading of git's porcelain output in the launcher:
 // `git worktree list --porcelain` (worktree, clone) and `git status
-// --porcelain=v2` (worktree list and rm, the status line).
+// --porcelain=v2` (worktree list and rm, the status line; with -z
+// --ignored=matching, what a session left in an ephemeral worktree that git
+// ignores).
 
 // Worktree is one entry of `git worktree list --porcelain`.
 type Worktree struct {
@@ -107,4 +109,24 @@ func count(b []byte) int {
 		return 0
 	}
 	return n
+}
+
+// ParseIgnored reads `git status --porcelain=v2 -z --ignored=matching`: the
+// paths of the ignored entries ("! <path>"), in git's order, a directory's
+// ending in '/'. -z, so that a path is as it is on disk, not quoted. A
+// rename's record ("2 ...") is followed by a record of its old path, which
+// is skipped; so are the other entries and anything it does not know.
+func ParseIgnored(out []byte) []string {
+	var paths []string
+	recs := bytes.Split(out, []byte{0})
+	for i := 0; i < len(recs); i++ {
+		rec := recs[i]
+		switch {
+		case bytes.HasPrefix(rec, []byte("2 ")):
+			i++ // its old path
+		case bytes.HasPrefix(rec, []byte("! ")) && len(rec) > 2:
+			paths = append(paths, string(rec[2:]))
+		}
+	}
+	return paths
 }

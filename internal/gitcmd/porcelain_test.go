@@ -27,6 +27,17 @@ func TestParseWorktrees(t *testing.T) {
 	}
 }
 
+// The ignored entries only; a rename's old path, which may read as one, not.
+func TestParseIgnored(t *testing.T) {
+	out := "1 .M N... 100644 100644 100644 a b f\x00" +
+		"2 R. N... 100644 100644 100644 a b R100 new\x00! not-ignored-old\x00" +
+		"? untracked\x00! secrets.local\x00! node_modules/\x00! we ird\nname\x00! \x00"
+	want := []string{"secrets.local", "node_modules/", "we ird\nname"}
+	if got := ParseIgnored([]byte(out)); !reflect.DeepEqual(got, want) {
+		t.Errorf("ParseIgnored(%q) = %q, want %q", out, got, want)
+	}
+}
+
 func TestParseStatus(t *testing.T) {
 	for in, want := range map[string]Status{
 		"# branch.oid abc\n# branch.head main\n":                       {},
@@ -99,6 +110,24 @@ func TestPorcelainOfRealGit(t *testing.T) {
 	}
 	if got, want := ParseStatus(out), (Status{Changed: 1}); got != want {
 		t.Errorf("ParseStatus(%q) = %+v, want %+v", out, got, want)
+	}
+
+	// What git ignores: a file matched by a pattern, one in a directory
+	// that is not, a directory matched whole (listed once, as a directory),
+	// a name with a newline; not an untracked file, nor a renamed one.
+	f.write("repo/.gitignore", "*.local\nbuild/\n")
+	f.write("repo/secrets.local", "x\n")
+	f.write("repo/d/e/deep.local", "x\n")
+	f.write("repo/build/out/a", "x\n")
+	f.write("repo/new\nline.local", "x\n")
+	f.git(f.repo, "mv", "README", "README2")
+	out, _, err = g.Run(ctx, nil, "status", "--porcelain=v2", "-z", "--ignored=matching")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want2 := []string{"build/", "d/e/deep.local", "new\nline.local", "secrets.local"}
+	if got := ParseIgnored(out); !reflect.DeepEqual(got, want2) {
+		t.Errorf("ParseIgnored(%q) = %q, want %q", out, got, want2)
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 )
 
 // AfterExit removes an ephemeral worktree that Claude left without work
-// (no uncommitted change, no commit beyond the one it started from) once
+// (no uncommitted change, no file git ignores that is not the worktree's
+// machinery, no commit beyond the one it started from: Idle) once
 // Claude has exited in it, its conversations archived first, as worktree rm
 // does (o.AccountDir says where); worktreesDir is the account's worktree dir
 // setting. It returns the lines saying what it did, none when ctx is no

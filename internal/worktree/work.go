@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/claude-account/claude-account/internal/shell"
 )
 
 // work is what a worktree holds, as read: the facts holdsWork decides on.
@@ -24,6 +27,10 @@ type work struct {
 	// Merged: everything HEAD has is on the worktree's base already
 	// (contained: squash merges and cherry-picks included).
 	Merged bool
+	// Ignored counts files git ignores that are no machinery of the
+	// worktree (ignoredWork): read only by Idle, which asks whether a
+	// session left anything there.
+	Ignored int
 	// New counts commits beyond the one the worktree was made from, merged,
 	// pushed or not: work to a caller that asks whether the worktree was used
 	// at all (Idle); 0 for one that asks what removing it would lose.
@@ -36,25 +43,30 @@ type held int
 const (
 	heldNone    held = iota
 	heldChanges      // uncommitted changes
+	heldIgnored      // files git ignores that the session left
 	heldNew          // commits since the worktree was made
 	heldCommits      // commits on no other branch, tag or remote, not merged
 )
 
 // holdsWork decides, from facts alone, whether a worktree holds work, and
-// which first: uncommitted changes; then commits made since it was made, for
-// a caller that read them; then commits that are neither merged into its base
-// nor found on another branch, tag or remote, which removing it would lose.
-// A caller reads what costs a git process (Commits, New) only when what it
-// read before finds none: changes come first. The one home of "does this
-// worktree hold work", for Remove (decideRemoval), Idle (AfterExit) and GC;
-// each says it in its own words. Pinned by testscripts worktree-rm-safe,
-// worktree-rm-hidden-edits, worktree-rm-sparse, worktree-rm-squash-merged,
-// worktree-gc, run-worktree, harden-git-merge-driver, harden-git-ref-option
-// and harden-git-submodule-filter.
+// which first: uncommitted changes; then files git ignores, and commits made
+// since it was made, for a caller that read them; then commits that are
+// neither merged into its base nor found on another branch, tag or remote,
+// which removing it would lose. A caller reads what costs a git process
+// (Ignored, Commits, New) only when what it read before finds none: changes
+// come first. The one home of "does this worktree hold work", for Remove
+// (decideRemoval), Idle (AfterExit) and GC; each says it in its own words.
+// Pinned by testscripts worktree-rm-safe, worktree-rm-hidden-edits,
+// worktree-rm-sparse, worktree-rm-squash-merged, worktree-gc, run-worktree,
+// worktree-ephemeral-keeps-ignored-files,
+// worktree-ephemeral-machinery-not-work, harden-git-merge-driver,
+// harden-git-ref-option and harden-git-submodule-filter.
 func holdsWork(w work) held {
 	switch {
 	case w.Changes > 0:
 		return heldChanges
+	case w.Ignored > 0:
+		return heldIgnored
 	case w.New > 0:
 		return heldNew
 	case w.Commits != 0 && !w.Merged:
@@ -225,8 +237,15 @@ func checkNested(g Git, root string) error {
 	return nil
 }
 
-// Idle reports whether a worktree holds no work: no uncommitted change and no
-// commit beyond the one it was made from (holdsWork); else why not.
+// Idle reports whether a worktree holds no work, for AfterExit: no
+// uncommitted change, no file git ignores that the session left there
+// (ignoredWork), and no commit beyond the one it was made from (holdsWork);
+// else why not, in words that end the line "kept the ephemeral worktree
+// PATH: ", with how to remove it anyway where a removal would lose what it
+// holds. Without a record of that commit (an older or damaged record), the
+// commits HEAD has that its base (the record's, else the repository's)
+// lacks count, as worktree rm measures; with no base to compare with, it is
+// kept. A fact that cannot be read keeps it too.
 func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
 	g := r.Git.In(e.Path)
 	var w work
@@ -234,20 +253,87 @@ func (r *Repo) Idle(e *Entry, m *Meta) (bool, string) {
 	if w.Changes, err = uncommitted(g); err != nil {
 		return false, err.Error()
 	}
+	var ignored []string
+	if holdsWork(w) == heldNone {
+		root := r.Root
+		if r.Bare {
+			root = "" // no main worktree New copied from
+		}
+		if ignored, err = ignoredWork(g, root); err != nil {
+			return false, err.Error()
+		}
+		w.Ignored = len(ignored)
+	}
+	since := "" // what New commits are counted from, when not the recorded commit
 	if holdsWork(w) == heldNone {
 		head, err := g.Run("rev-parse", "HEAD")
 		if err != nil {
 			return false, err.Error()
 		}
-		if m != nil && m.BaseOID != "" && head != m.BaseOID {
-			w.New, _, _ = aheadBehind(g, m.BaseOID, head)
+		from := ""
+		if m != nil {
+			from = m.BaseOID
+		}
+		if from == "" {
+			base := ""
+			if m != nil {
+				base = m.Base
+			}
+			if base == "" {
+				base = r.defaultBase()
+			}
+			if base == "HEAD" {
+				// defaultBase found no commit: nothing to compare with.
+				return false, "it has no record of the commit it was made from, and no base branch to compare it with; " + rmOnce(e.Path)
+			}
+			// The base comes from the repository: after --end-of-options
+			// it is a revision even when it reads as an option.
+			if from, err = g.Run("rev-parse", "--verify", "--quiet", "--end-of-options", base+"^{commit}"); err != nil {
+				return false, fmt.Sprintf("it has no record of the commit it was made from, and its base %s is no commit here; %s", base, rmOnce(e.Path))
+			}
+			since = base
+		}
+		if head != from {
+			if w.New, _, err = aheadBehind(g, from, head); err != nil {
+				return false, err.Error()
+			}
 		}
 	}
 	switch holdsWork(w) {
 	case heldChanges:
 		return false, fmt.Sprintf("%d uncommitted change(s)", w.Changes)
+	case heldIgnored:
+		return false, ignoredWhy(ignored, e.Path)
 	case heldNew:
+		if since != "" {
+			return false, fmt.Sprintf("%d commit(s) not on %s (it has no record of the commit it was made from)", w.New, since)
+		}
 		return false, fmt.Sprintf("%d new commit(s)", w.New)
 	}
 	return true, ""
+}
+
+// rmOnce says how to remove a worktree Idle cannot tell the work of.
+func rmOnce(path string) string {
+	return fmt.Sprintf("once you know it holds nothing you want, 'claude-account worktree rm %s' removes it", shell.Quote(path))
+}
+
+// ignoredWhy says that a worktree is kept for the files git ignores in it
+// (paths, as git lists them), naming the first few, and how to remove it
+// anyway: worktree rm deletes them with it, forced or not, as no commit
+// can keep them.
+func ignoredWhy(paths []string, path string) string {
+	var names []string
+	for i, n := range paths {
+		if i == 3 {
+			names = append(names, "…")
+			break
+		}
+		if strings.ContainsFunc(n, unicode.IsControl) {
+			n = strconv.Quote(n) // one line, and no terminal control
+		}
+		names = append(names, n)
+	}
+	return fmt.Sprintf("it holds %d file(s) git ignores, which no commit keeps (%s); copy out what you want of them, then 'claude-account worktree rm %s' removes it, and them with it",
+		len(paths), strings.Join(names, ", "), shell.Quote(path))
 }
