@@ -178,7 +178,9 @@ type Kept struct {
 // account's record says the launcher made runtime for this account
 // (runtimes.Check: Made), each as a hard link, else a copy with its time
 // (mode 0600 either way), with the record of where the worktree is beside
-// them (brought up to date also when refresh asks, RecordStale); then it
+// them (brought up to date also when refresh asks, RecordStale); a copy
+// holding bytes the runtime's file lacks is set aside first, never
+// replaced (setAside); then it
 // marks the runtime Kept (the first pass is over, also when
 // it found none). Then copies past Claude's retention go (ExpireCopies).
 func KeepCopies(accountDir, runtime, copies string, todo []Unkept, refresh bool, now time.Time, keep time.Duration) (Kept, error) {
@@ -200,6 +202,9 @@ func KeepCopies(accountDir, runtime, copies string, todo []Unkept, refresh bool,
 			}
 			if err := mkdirIn(accountDir, filepath.Dir(u.Dst)); err != nil {
 				return k, err
+			}
+			if err := setAside(accountDir, copies, u.Dst, u.Src, fi, now); err != nil {
+				return k, fmt.Errorf("setting aside the copy %s, which holds what %s lacks: %w", u.Dst, u.Src, err)
 			}
 			err = fsx.HardLink(u.Src, u.Dst, fi)
 			switch {

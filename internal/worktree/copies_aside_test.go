@@ -1,0 +1,64 @@
+package worktree
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/claude-account/claude-account/internal/conversation"
+)
+
+// setAside moves a copy away only when the runtime's file lacks some of its
+// bytes; one the runtime's file begins with, or an empty one, is replaced.
+func TestSetAside(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	for _, c := range []struct {
+		name, old, src string
+		aside          bool
+	}{
+		{"behind", "a\n", "a\nb\n", false},
+		{"same", "a\nb\n", "a\nb\n", false},
+		{"empty", "", "a\n", false},
+		{"diverged", "a\nb\n", "a\nc\n", true},
+		{"ahead", "a\nb\n", "a\n", true},
+		{"cut line", "a\nb", "a\nbc\n", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			acct := t.TempDir()
+			copies := filepath.Join(acct, "archive", "r", "w", KeptPrefix+"0123456789abcdef")
+			dst := filepath.Join(copies, "projects", "k", "id.jsonl")
+			src := filepath.Join(t.TempDir(), "id.jsonl")
+			must(t, os.MkdirAll(filepath.Dir(dst), 0o700))
+			must(t, os.WriteFile(dst, []byte(c.old), 0o600))
+			must(t, os.WriteFile(filepath.Join(copies, conversation.RemovedFile), []byte("{}\n"), 0o600))
+			must(t, os.WriteFile(src, []byte(c.src), 0o600))
+			fi, err := os.Lstat(src)
+			must(t, err)
+			must(t, setAside(acct, copies, dst, src, fi, now))
+			moved := filepath.Join(copies+asideMark+"20260102T030405.000000006Z", "projects", "k", "id.jsonl")
+			got, err := os.ReadFile(moved)
+			if c.aside != (err == nil) || c.aside && string(got) != c.old {
+				t.Fatalf("set aside: %q, %v; want it: %v", got, err, c.aside)
+			}
+			if _, err := os.Lstat(dst); c.aside == (err == nil) {
+				t.Fatalf("the copy is still there: %v; want it moved: %v", err == nil, c.aside)
+			}
+			if c.aside {
+				if _, err := os.Lstat(filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(moved))), conversation.RemovedFile)); err != nil {
+					t.Fatalf("no record beside the copy set aside: %v", err)
+				}
+				if k := keptOf(filepath.Dir(filepath.Dir(filepath.Dir(moved)))); k != copies {
+					t.Fatalf("keptOf = %s, want %s", k, copies)
+				}
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
