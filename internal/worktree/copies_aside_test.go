@@ -62,3 +62,39 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// holds counts a copy as in its runtime only when the runtime's transcript
+// of that name is the very file or begins with every byte of the copy.
+func TestHolds(t *testing.T) {
+	for _, c := range []struct {
+		name, copy, rt string
+		link           bool
+		held, named    bool
+	}{
+		{"linked", "a\nb\n", "", true, true, true},
+		{"behind", "a\n", "a\nb\n", false, true, true},
+		{"same", "a\nb\n", "a\nb\n", false, true, true},
+		{"restored older", "a\nb\n", "a\n", false, false, true},
+		{"diverged", "a\nb\n", "a\nc\n", false, false, true},
+		{"none", "a\n", "-", false, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rt := t.TempDir()
+			f := filepath.Join(t.TempDir(), "id.jsonl")
+			must(t, os.WriteFile(f, []byte(c.copy), 0o600))
+			must(t, os.MkdirAll(filepath.Join(rt, "projects", "k"), 0o700))
+			r := filepath.Join(rt, "projects", "k", "id.jsonl")
+			switch {
+			case c.link:
+				must(t, os.Link(f, r))
+			case c.rt != "-":
+				must(t, os.WriteFile(r, []byte(c.rt), 0o600))
+			}
+			fi, err := os.Lstat(f)
+			must(t, err)
+			if held, named := holds(rt, "id", f, fi); held != c.held || named != c.named {
+				t.Fatalf("holds = %v, %v; want %v, %v", held, named, c.held, c.named)
+			}
+		})
+	}
+}
