@@ -339,8 +339,11 @@ func mkdirIn(accountDir, dir string) error {
 }
 
 // absorbTree moves each regular file under src to the same place under dst
-// when dst has none, else removes it (dst's is the same conversation's, as
-// new or newer); emptied dirs of src go. Links are left, never followed.
+// when dst has none, else removes it when dst's holds all of it (the same
+// file, or one beginning with every byte of it: heldBy); one holding bytes
+// dst's lacks (an older backup restored over the runtime's with tar or
+// rsync, which broke the link) stays, listed apart; emptied dirs of src
+// go. Links are left, never followed.
 func absorbTree(src, dst string) error {
 	var dirs []string
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -356,8 +359,11 @@ func absorbTree(src, dst string) error {
 		}
 		rel, _ := filepath.Rel(src, p)
 		to := filepath.Join(dst, rel)
-		if _, err := os.Lstat(to); err == nil {
-			return os.Remove(p)
+		if tfi, err := os.Lstat(to); err == nil {
+			if fi, err := d.Info(); err == nil && heldBy(p, fi, to, tfi) {
+				return os.Remove(p)
+			}
+			return nil
 		}
 		if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
 			return err

@@ -63,3 +63,18 @@ func keptOf(d string) string {
 	}
 	return d
 }
+
+// heldBy reports whether the file at to (tfi, as Lstat saw it) holds every
+// byte of the account's copy at p (fi): the same file, or one beginning with
+// all of it (conversation.ByPrefix; of a transcript, whole lines); an empty
+// copy holds nothing to lose.
+func heldBy(p string, fi fs.FileInfo, to string, tfi fs.FileInfo) bool {
+	if !tfi.Mode().IsRegular() {
+		return false
+	}
+	if fi.Size() == 0 || os.SameFile(fi, tfi) {
+		return true
+	}
+	o, ok := conversation.ByPrefix(p, to, strings.HasSuffix(p, ".jsonl"))
+	return ok && o != conversation.Newer
+}

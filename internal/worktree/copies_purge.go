@@ -144,10 +144,7 @@ func holds(runtime, id, f string, fi fs.FileInfo) (held, named bool) {
 			continue
 		}
 		named = true
-		if os.SameFile(rfi, fi) || fi.Size() == 0 {
-			return true, true
-		}
-		if o, ok := conversation.ByPrefix(f, r, true); ok && o != conversation.Newer {
+		if heldBy(f, fi, r, rfi) {
 			return true, true
 		}
 	}
