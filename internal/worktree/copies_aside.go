@@ -26,14 +26,19 @@ const asideMark = "-diverged-"
 // place the turns after the backup are, and linking the new file over it
 // would lose them. Set aside, it is still a transcript the account keeps,
 // which sessions lists (as diverged from the runtime's, by its bytes) and
-// resume --copy continues. A copy src begins with (the same conversation,
-// only behind: a copy where links fail), or an empty one, is replaced.
+// resume names. A copy src begins with (the same conversation, only behind: a
+// copy where links fail), or an empty one, is replaced; so is any file but
+// a transcript (a side dir's tool results and metadata, which Claude may
+// rewrite whole: setting each aside would pile up dirs for nothing).
 func setAside(accountDir, copies, dst, src string, fi fs.FileInfo, now time.Time) error {
+	if !strings.HasSuffix(dst, ".jsonl") {
+		return nil
+	}
 	old, err := os.Lstat(dst)
 	if err != nil || !old.Mode().IsRegular() || old.Size() == 0 || os.SameFile(old, fi) {
 		return nil
 	}
-	if o, ok := conversation.ByPrefix(dst, src, strings.HasSuffix(dst, ".jsonl")); ok && o != conversation.Newer {
+	if o, ok := conversation.ByPrefix(dst, src, true); ok && o != conversation.Newer {
 		return nil
 	}
 	rel, err := filepath.Rel(copies, dst)

@@ -3,6 +3,7 @@ package worktree
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,19 +17,24 @@ func TestSetAside(t *testing.T) {
 	for _, c := range []struct {
 		name, old, src string
 		aside          bool
+		file           string
 	}{
-		{"behind", "a\n", "a\nb\n", false},
-		{"same", "a\nb\n", "a\nb\n", false},
-		{"empty", "", "a\n", false},
-		{"diverged", "a\nb\n", "a\nc\n", true},
-		{"ahead", "a\nb\n", "a\n", true},
-		{"cut line", "a\nb", "a\nbc\n", true},
+		{"behind", "a\n", "a\nb\n", false, ""},
+		{"same", "a\nb\n", "a\nb\n", false, ""},
+		{"empty", "", "a\n", false, ""},
+		{"diverged", "a\nb\n", "a\nc\n", true, ""},
+		{"ahead", "a\nb\n", "a\n", true, ""},
+		{"cut line", "a\nb", "a\nbc\n", true, ""},
+		{"side file", "a\nb\n", "a\nc\n", false, "id/tool-results/x.txt"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			acct := t.TempDir()
 			copies := filepath.Join(acct, "archive", "r", "w", KeptPrefix+"0123456789abcdef")
-			dst := filepath.Join(copies, "projects", "k", "id.jsonl")
-			src := filepath.Join(t.TempDir(), "id.jsonl")
+			if c.file == "" {
+				c.file = "id.jsonl"
+			}
+			dst := filepath.Join(copies, "projects", "k", c.file)
+			src := filepath.Join(t.TempDir(), "src")
 			must(t, os.MkdirAll(filepath.Dir(dst), 0o700))
 			must(t, os.WriteFile(dst, []byte(c.old), 0o600))
 			must(t, os.WriteFile(filepath.Join(copies, conversation.RemovedFile), []byte("{}\n"), 0o600))
@@ -36,7 +42,8 @@ func TestSetAside(t *testing.T) {
 			fi, err := os.Lstat(src)
 			must(t, err)
 			must(t, setAside(acct, copies, dst, src, fi, now))
-			moved := filepath.Join(copies+asideMark+"20260102T030405.000000006Z", "projects", "k", "id.jsonl")
+			aside := copies + asideMark + "20260102T030405.000000006Z"
+			moved := filepath.Join(aside, "projects", "k", c.file)
 			got, err := os.ReadFile(moved)
 			if c.aside != (err == nil) || c.aside && string(got) != c.old {
 				t.Fatalf("set aside: %q, %v; want it: %v", got, err, c.aside)
@@ -45,10 +52,10 @@ func TestSetAside(t *testing.T) {
 				t.Fatalf("the copy is still there: %v; want it moved: %v", err == nil, c.aside)
 			}
 			if c.aside {
-				if _, err := os.Lstat(filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(moved))), conversation.RemovedFile)); err != nil {
+				if _, err := os.Lstat(filepath.Join(aside, conversation.RemovedFile)); err != nil {
 					t.Fatalf("no record beside the copy set aside: %v", err)
 				}
-				if k := keptOf(filepath.Dir(filepath.Dir(filepath.Dir(moved)))); k != copies {
+				if k := keptOf(aside); k != copies {
 					t.Fatalf("keptOf = %s, want %s", k, copies)
 				}
 			}
@@ -97,4 +104,26 @@ func TestHolds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// keptOf names back the dir of copies any dir set aside from it, whatever
+// the time part says, and leaves every other name as it is.
+func FuzzKeptOf(f *testing.F) {
+	f.Add("kept-0123456789abcdef", "20260102T030405.000000006Z")
+	f.Add("kept-x", "-diverged-")
+	f.Fuzz(func(t *testing.T, base, when string) {
+		if base == "" || strings.ContainsAny(base, "/") || strings.Contains(base, asideMark) || base == "." || base == ".." {
+			return
+		}
+		d := filepath.Join("/a/archive/r/w", base)
+		if got := keptOf(d); got != d {
+			t.Fatalf("keptOf(%q) = %q", d, got)
+		}
+		if strings.Contains(when, "/") {
+			return
+		}
+		if got := keptOf(d + asideMark + when); got != d {
+			t.Fatalf("keptOf(%q) = %q, want %q", d+asideMark+when, got, d)
+		}
+	})
 }
