@@ -7,12 +7,14 @@
   packages = {
     bash = [ "sh" ];
     coreutils = [
+      "basename"
       "cat"
       "chmod"
       "chown"
       "cp"
       "cut"
       "date"
+      "dirname"
       "env"
       "head"
       "id"

@@ -13,7 +13,7 @@ type PurgeCmd struct {
 	Account    string `short:"a" placeholder:"NAME" help:"Only this account's copies. Default: every account's."`
 	AccountDir string `placeholder:"DIR" help:"The account's directory, when it is not where a launch finds it (init --dir)."`
 	OlderThan  string `placeholder:"AGE" help:"Only copies untouched for longer than this: 30d, 12h, 90m; 0 for all. Default: as long as Claude keeps transcripts (cleanupPeriodDays, 30d)."`
-	Live       bool   `help:"Also a copy that is the only one left of a conversation of a worktree still there."`
+	Live       bool   `help:"Also a copy that is the only one left of a conversation of a worktree still there, or holds turns the worktree's transcript of it lacks."`
 	DryRun     bool   `help:"Say what would go; remove nothing."`
 	JSON       bool   `help:"Print JSON: {removed: [...], left: [...]}, each {account, id, worktree, updated, path, inWorktree, why}."`
 }
@@ -35,6 +35,15 @@ than --older-than (default: that same period). It removes only the account's cop
 never a worktree's transcript; and it leaves a copy that is the only one left of a
 conversation of a worktree that is still there (Claude's cleanup or you deleted the
 worktree's own) unless --live. A conversation in a worktree stays resumable there.
+
+A hard-linked copy is the transcript itself until the transcript is replaced. An
+older backup restored over it with tar, rsync or mv (a new file) leaves the copy
+holding the turns after the backup: purge leaves that copy unless --live, and once
+the restored transcript is continued, the copy is set aside beside it
+(kept-<…>-diverged-<time>/), where 'sessions' lists the conversation as diverged and 'resume'
+names both. A restore with plain cp, or anything else that rewrites the transcript in
+place, changes the account's copy too: it is the same file. Keep your own backup of
+a transcript, and restore it with tar, rsync or mv, never by writing over it.
 
 Examples:
   claude-account purge --dry-run

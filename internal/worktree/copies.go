@@ -178,7 +178,9 @@ type Kept struct {
 // account's record says the launcher made runtime for this account
 // (runtimes.Check: Made), each as a hard link, else a copy with its time
 // (mode 0600 either way), with the record of where the worktree is beside
-// them (brought up to date also when refresh asks, RecordStale); then it
+// them (brought up to date also when refresh asks, RecordStale); a copy
+// holding bytes the runtime's file lacks is set aside first, never
+// replaced (setAside); then it
 // marks the runtime Kept (the first pass is over, also when
 // it found none). Then copies past Claude's retention go (ExpireCopies).
 func KeepCopies(accountDir, runtime, copies string, todo []Unkept, refresh bool, now time.Time, keep time.Duration) (Kept, error) {
@@ -200,6 +202,9 @@ func KeepCopies(accountDir, runtime, copies string, todo []Unkept, refresh bool,
 			}
 			if err := mkdirIn(accountDir, filepath.Dir(u.Dst)); err != nil {
 				return k, err
+			}
+			if err := setAside(accountDir, copies, u.Dst, u.Src, fi, now); err != nil {
+				return k, fmt.Errorf("setting aside the copy %s, which holds what %s lacks: %w", u.Dst, u.Src, err)
 			}
 			err = fsx.HardLink(u.Src, u.Dst, fi)
 			switch {
@@ -334,8 +339,11 @@ func mkdirIn(accountDir, dir string) error {
 }
 
 // absorbTree moves each regular file under src to the same place under dst
-// when dst has none, else removes it (dst's is the same conversation's, as
-// new or newer); emptied dirs of src go. Links are left, never followed.
+// when dst has none, else removes it when dst's holds all of it (the same
+// file, or one beginning with every byte of it: heldBy); one holding bytes
+// dst's lacks (an older backup restored over the runtime's with tar or
+// rsync, which broke the link) stays, listed apart; emptied dirs of src
+// go. Links are left, never followed.
 func absorbTree(src, dst string) error {
 	var dirs []string
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -351,8 +359,11 @@ func absorbTree(src, dst string) error {
 		}
 		rel, _ := filepath.Rel(src, p)
 		to := filepath.Join(dst, rel)
-		if _, err := os.Lstat(to); err == nil {
-			return os.Remove(p)
+		if tfi, err := os.Lstat(to); err == nil {
+			if fi, err := d.Info(); err == nil && heldBy(p, fi, to, tfi) {
+				return os.Remove(p)
+			}
+			return nil
 		}
 		if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
 			return err

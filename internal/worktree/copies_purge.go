@@ -1,6 +1,7 @@
 package worktree
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -55,7 +56,8 @@ func PurgeCopies(accountDir string, o PurgeOptions) (removed, left []Purged, err
 		if rec != nil {
 			wt = rec.Path
 		}
-		rt, isLive := live[d]
+		// A dir of copies set aside (setAside) is of the same runtime.
+		rt, isLive := live[keptOf(d)]
 		files, _ := filepath.Glob(filepath.Join(d, "projects", "*", "*.jsonl"))
 		for _, f := range files {
 			fi, err := os.Lstat(f)
@@ -67,9 +69,13 @@ func PurgeCopies(accountDir string, o PurgeOptions) (removed, left []Purged, err
 			}
 			p := Purged{ID: strings.TrimSuffix(filepath.Base(f), ".jsonl"), Worktree: wt, Updated: fi.ModTime(), Path: f}
 			if isLive {
-				p.Also = holds(rt, p.ID)
+				var named bool
+				p.Also, named = holds(rt, p.ID, f, fi)
 				if !p.Also && !o.Live {
 					p.Why = "the only copy left of a conversation of " + wt + ", which is still there (--live removes it too)"
+					if named {
+						p.Why = "it holds turns the transcript of the same conversation in " + wt + " lacks (an older one restored over it?) (--live removes it too)"
+					}
 					left = append(left, p)
 					continue
 				}
@@ -88,7 +94,7 @@ func PurgeCopies(accountDir string, o PurgeOptions) (removed, left []Purged, err
 		if !o.DryRun {
 			// A live runtime's record stays: it says copies are kept for
 			// it already (FindUnkept).
-			pruneEmpty(d, isLive)
+			pruneEmpty(d, isLive && keptOf(d) == d)
 		}
 	}
 	sort.SliceStable(removed, func(i, j int) bool { return removed[i].Updated.Before(removed[j].Updated) })
@@ -98,7 +104,9 @@ func PurgeCopies(accountDir string, o PurgeOptions) (removed, left []Purged, err
 // ExpireCopies is Claude's own retention for the account's kept copies:
 // each one untouched for longer than keep (conversation.Keep; 0 keeps them
 // forever) goes, as Claude's cleanup deletes the runtime's own at its next
-// start.
+// start. Also one the runtime's file does not hold (holds), and one set
+// aside: its turns are as old as its own time, and Claude's cleanup would
+// have deleted them by then had they stayed in the runtime.
 func ExpireCopies(accountDir string, now time.Time, keep time.Duration, dry bool) ([]Purged, error) {
 	if keep <= 0 {
 		return nil, nil
@@ -120,10 +128,27 @@ func liveCopies(accountDir string) map[string]string {
 	return m
 }
 
-// holds reports whether the runtime dir has a transcript of conversation id.
-func holds(runtime, id string) bool {
+// holds reports whether the runtime dir holds every byte of the account's
+// copy f (fi, as Lstat saw it) of conversation id: a transcript of that
+// name that is the very file, or that begins with all of the copy's bytes
+// (conversation.ByPrefix). One of that name that is another file and lacks
+// some of them (an older backup restored over the runtime's with tar or
+// rsync, which breaks the link; one planted) holds nothing of the turns only
+// the copy has: named says there is one. A link in the runtime is never
+// followed.
+func holds(runtime, id, f string, fi fs.FileInfo) (held, named bool) {
 	found, _ := filepath.Glob(filepath.Join(runtime, "projects", "*", id+".jsonl"))
-	return len(found) > 0
+	for _, r := range found {
+		rfi, err := os.Lstat(r)
+		if err != nil || !rfi.Mode().IsRegular() {
+			continue
+		}
+		named = true
+		if heldBy(f, fi, r, rfi) {
+			return true, true
+		}
+	}
+	return false, named
 }
 
 // pruneEmpty removes the dirs of copies d left empty: its projects/<key>
