@@ -1,9 +1,9 @@
 package conversation
 
 import (
-	"os"
 	"path/filepath"
 
+	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/gitctx"
 )
 
@@ -90,15 +90,8 @@ func runtimeNames(ts []transcript) map[string][]string {
 // linkOfAny reports whether path is the same file as one of paths (a hard
 // link to it).
 func linkOfAny(path string, paths []string) bool {
-	if len(paths) == 0 {
-		return false
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
 	for _, p := range paths {
-		if o, err := os.Stat(p); err == nil && os.SameFile(fi, o) {
+		if fsx.SameFile(path, p) {
 			return true
 		}
 	}

@@ -40,7 +40,7 @@ type Placed struct {
 func Place(c Conversation, configDir, key string, move bool, now time.Time, keep time.Duration) (Placed, error) {
 	dir := filepath.Join(configDir, "projects", key)
 	dst := filepath.Join(dir, c.ID+".jsonl")
-	if same(c.Transcript, dst) {
+	if fsx.SameFile(c.Transcript, dst) {
 		return Placed{Path: dst, Already: true}, Refresh(dst, now, keep)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -88,16 +88,6 @@ func Place(c Conversation, configDir, key string, move bool, now time.Time, keep
 		_ = os.RemoveAll(side)
 	}
 	return p, nil
-}
-
-// same reports whether a and b are one file.
-func same(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }
 
 // copyTree copies the regular files of a dir tree that dst lacks; links are

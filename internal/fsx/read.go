@@ -108,6 +108,17 @@ func retry(call func() (int, error)) (int, error) {
 	}
 }
 
+// SameFile reports whether a and b both exist and are one file (a hard
+// link, or a link to it: both are followed).
+func SameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
 // SamePath reports whether a and b name the same file or directory, however
 // they are spelled (symlinks, "..", a bind mount). Two that exist are
 // compared by device and inode; otherwise, the same name in the same existing

@@ -60,7 +60,7 @@ func (w *Workspace) bring(args []string, io IO) error {
 		switch {
 		case found != nil && found.Verified && found.Diverged:
 			return &conversation.DivergedError{Conv: *found}
-		case found == nil || !found.Verified || sameFile(found.Transcript, here):
+		case found == nil || !found.Verified || fsx.SameFile(found.Transcript, here):
 			if _, err := os.Lstat(here); err == nil {
 				// Where Claude looks, the usual case; dated now if its
 				// cleanup would delete it as it starts.
@@ -202,16 +202,6 @@ func hasArg(args []string, flag string) bool {
 		}
 	}
 	return false
-}
-
-// sameFile reports whether a and b are one file.
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }
 
 // resumeID is the session id Claude's arguments resume (--resume ID, -r ID,
