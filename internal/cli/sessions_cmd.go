@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/runtimes"
 )
 
 // SessionsCmd is `claude-account sessions`.
@@ -56,7 +58,7 @@ func (c *SessionsCmd) Run(d *Deps) error {
 	}
 	convs := conversation.Find(accts)
 	if !c.All {
-		convs = here(d, convs)
+		convs = here(d, convs, accts)
 	}
 	if c.JSON {
 		if convs == nil {
@@ -98,14 +100,25 @@ func (c *SessionsCmd) Run(d *Deps) error {
 }
 
 // here keeps the conversations of the current directory's repository; in no
-// repository, those that ran in the current directory or below.
-func here(d *Deps, convs []conversation.Conversation) []conversation.Conversation {
+// repository, those that ran in the current directory or below. A
+// repository moved whole (mv) in which no launch has run since is its own
+// too: its runtime, proven moved (runtimes.MovedFrom), names the common git
+// dir its conversations were recorded under.
+func here(d *Deps, convs []conversation.Conversation, accts []conversation.Account) []conversation.Conversation {
 	ctx, _ := gitctx.Detect(d.Dir, d.Env.Get)
+	ours := map[string]bool{ctx.CommonDir: true}
+	if ctx.GitDir != "" {
+		for _, a := range accts {
+			if was, ok := runtimes.MovedFrom(a.Dir, filepath.Join(ctx.GitDir, configdir.DirName, a.Name)); ok {
+				ours[was.CommonDir] = true
+			}
+		}
+	}
 	var out []conversation.Conversation
 	for _, c := range convs {
 		switch {
 		case ctx.CommonDir != "":
-			if c.CommonDir == ctx.CommonDir {
+			if ours[c.CommonDir] {
 				out = append(out, c)
 			}
 		case c.CommonDir == "" && (c.Cwd == ctx.Dir || strings.HasPrefix(c.Cwd, ctx.Dir+string(filepath.Separator))):

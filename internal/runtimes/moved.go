@@ -203,3 +203,26 @@ func (r *Record) GoneFrom(worktree, dir string) string {
 	}
 	return found
 }
+
+// MovedFrom is where the account in accountDir last recorded the runtime
+// now at dir, when dir is one the launcher made that moved (see above for
+// what proves it) and no launch has recorded it here yet: sessions lists a
+// repository moved whole as its own before a launch in it. False when dir
+// is recorded where it is, is not there, or proves nothing.
+func MovedFrom(accountDir, dir string) (Place, bool) {
+	r, err := Read(Path(accountDir))
+	if err != nil {
+		return Place{}, false
+	}
+	if e, ok := r.Runtimes[dir]; ok {
+		if ino, err := inode(dir); err == nil && ino == e.Ino {
+			return Place{}, false // recorded here: nothing moved
+		}
+	}
+	id, err := stat(dir)
+	if err != nil {
+		return Place{}, false
+	}
+	_, e, ok := r.moved(dir, id)
+	return e.Place, ok && e.CommonDir != ""
+}
