@@ -19,7 +19,7 @@ type DoctorCmd struct {
 	AccountFlags
 	Dir  string `arg:"" optional:"" placeholder:"DIR" help:"Check the config dir of the workspace DIR is in (what its findings' fixes name). Default: the current directory."`
 	Fix  bool   `help:"Repair what can be repaired safely, and say what was done."`
-	JSON bool   `help:"Print JSON: {account, dir, ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?, mechanism?}]}; README-CLAUDE-CODE.md (JSON) says what each field means. With no account named or bound: an array of them, one an account."`
+	JSON bool   `help:"Print JSON: {account, dir, ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?, mechanism?}], fleet: {background, agents, processWrapper, needs?, summary}}; README-CLAUDE-CODE.md (JSON) says what each field means. With no account named or bound: an array of them, one an account."`
 }
 
 // Help is shown under the command's usage.
@@ -31,7 +31,8 @@ workspace, the lock dir is private, and a trusted project overlay is unchanged.
 It runs Claude's --version once: Claude is not ready when it cannot start, when
 its release cannot be read, or when --version contradicts the release read from
 its files. Then says where each thing shared with the account resolves (login,
-memory, plugins, settings, MCP servers, trust). Exits 1 while anything is wrong.
+memory, plugins, settings, MCP servers, trust), and what Claude's background
+sessions do under the launcher with its release. Exits 1 while anything is wrong.
 
 With no account named (--account, $CLAUDE_ACCOUNT, claudeNAME) and none bound to the
 directory, it checks every account 'claude-account accounts' lists, one section each,
@@ -52,6 +53,7 @@ type DoctorReport struct {
 	Findings []doctor.Finding   `json:"findings"`
 	Claude   claudever.Binary   `json:"claude"` // the Claude Code binary and its release
 	Shared   []configdir.Shared `json:"shared"` // where each thing shared with the account resolves
+	Fleet    doctor.Fleet       `json:"fleet"`  // what Claude's background sessions do under the launcher, by release
 	// LoggedIn: Claude will find a login here (or an API key); false: it
 	// will ask for one, once for the whole account.
 	LoggedIn bool `json:"loggedIn"`
@@ -138,7 +140,7 @@ func (c *DoctorCmd) one(d *Deps, ws *launch.Workspace) (DoctorReport, int, error
 		remaining = doctor.Check(in)
 	}
 	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...), Claude: bin,
-		Shared: configdir.SharedState(ws.Account, ws.Layout, d.Env, bin), LoggedIn: doctor.HasLogin(in)}
+		Shared: configdir.SharedState(ws.Account, ws.Layout, d.Env, bin), Fleet: doctor.FleetOf(bin), LoggedIn: doctor.HasLogin(in)}
 	rep.Account, rep.Dir = ws.Account.Name, ws.Account.Dir
 	if !c.JSON {
 		for _, f := range found {
@@ -160,6 +162,9 @@ func (c *DoctorCmd) one(d *Deps, ws *launch.Workspace) (DoctorReport, int, error
 		}
 		for _, s := range rep.Shared {
 			d.stdout().Linef("shared %s: %s", s.Name, sharedWhere(d, s))
+		}
+		if claudeErr == nil {
+			d.stdout().Linef("background sessions: %s", rep.Fleet.Summary)
 		}
 	}
 	if len(remaining) > 0 && c.Fix && !c.JSON {
