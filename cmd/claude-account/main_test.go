@@ -46,30 +46,65 @@ func TestScripts(t *testing.T) {
 
 // TestRealClaude runs testscripts/real-claude-*.txtar against each real
 // Claude Code in $CLAUDE_REAL_BINS (paths, ':'-separated; .ci/run installs the
-// releases the project supports and sets it) or $CLAUDE_REAL_BIN: one subtest
-// per release, named for it. A script states what a release must have with
+// releases the project supports and sets it) or $CLAUDE_REAL_BIN, and only the
+// fleet scripts (fleetScript) against each in $CLAUDE_REAL_FLEET_BINS (a
+// release .ci/claude-code-versions marks "fleet": its other scripts would pass
+// as on the releases either side, at minutes a release): one subtest per
+// release, named for it. A script states what a release must have with
 // [claude:X.Y.Z] (true when the Claude under test is X.Y.Z or newer).
 func TestRealClaude(t *testing.T) {
-	bins := filepath.SplitList(os.Getenv("CLAUDE_REAL_BINS"))
-	if len(bins) == 0 && os.Getenv("CLAUDE_REAL_BIN") != "" {
-		bins = []string{os.Getenv("CLAUDE_REAL_BIN")}
-	}
-	if len(bins) == 0 {
+	runs := realRuns(os.Getenv("CLAUDE_REAL_BINS"), os.Getenv("CLAUDE_REAL_BIN"), os.Getenv("CLAUDE_REAL_FLEET_BINS"))
+	if len(runs) == 0 {
 		t.Skip("no real Claude Code: set CLAUDE_REAL_BINS (bash .ci/run installs the supported releases from npm and sets it)")
 	}
 	files, err := filepath.Glob(filepath.Join("..", "..", "testscripts", "real-claude-*.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, bin := range bins {
-		c := claudever.Identify(bin, "", nil)
+	for _, r := range runs {
+		c := claudever.Identify(r.bin, "", nil)
 		if !c.Known {
-			t.Fatalf("%s: which Claude Code release it is cannot be told: %s", bin, c.Problem)
+			t.Fatalf("%s: which Claude Code release it is cannot be told: %s", r.bin, c.Problem)
+		}
+		scripts := files
+		if r.fleetOnly {
+			scripts = slices.DeleteFunc(slices.Clone(files), func(f string) bool { return !fleetScript(f) })
 		}
 		t.Run(c.Version.String(), func(t *testing.T) {
-			testscript.Run(t, params(files, testenv.RealSetup(bin, c.Version), testenv.RealCondition(bin, c.Version)))
+			testscript.Run(t, params(scripts, testenv.RealSetup(r.bin, c.Version), testenv.RealCondition(r.bin, c.Version)))
 		})
 	}
+}
+
+// realRun is one real Claude TestRealClaude runs scripts against.
+type realRun struct {
+	bin       string
+	fleetOnly bool // only the fleet scripts (fleetScript)
+}
+
+// realRuns lists the real Claudes to test: every script on each of bins
+// (':'-separated), or on bin when bins is empty, then the fleet scripts on
+// each of fleetBins.
+func realRuns(bins, bin, fleetBins string) []realRun {
+	var runs []realRun
+	for _, b := range filepath.SplitList(bins) {
+		runs = append(runs, realRun{bin: b})
+	}
+	if len(runs) == 0 && bin != "" {
+		runs = append(runs, realRun{bin: bin})
+	}
+	for _, b := range filepath.SplitList(fleetBins) {
+		runs = append(runs, realRun{bin: b, fleetOnly: true})
+	}
+	return runs
+}
+
+// fleetScript reports whether a real-Claude script is one of Claude's
+// fleet's (background sessions, agent view) or doctor's rows by release:
+// what a release marked "fleet" in .ci/claude-code-versions runs.
+func fleetScript(path string) bool {
+	name := filepath.Base(path)
+	return strings.HasPrefix(name, "real-claude-fleet-") || strings.HasPrefix(name, "real-claude-doctor-")
 }
 
 func isReal(path string) bool { return strings.HasPrefix(filepath.Base(path), "real-claude-") }
