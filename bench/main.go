@@ -16,12 +16,16 @@
 // own start-up cost is the same under every launcher and drops out of the
 // differences.
 //
-// Last, 'claude-account sessions' lists 1,000 conversations across 50
+// Then 'claude-account sessions' lists 1,000 conversations across 50
 // worktrees (conversations.go), and a launch among them is timed again.
+//
+// Last, with a real Claude Code (-claude, $BENCH_CLAUDE), the memory of
+// background sessions from three worktrees, plain Claude with one config dir
+// against the launcher (fleet.go); -fleet runs only that.
 //
 // usage: go run ./bench [-quick] [-n N] [-bin PATH] [-base REV | -bin-base PATH]
 //
-//	[-sizes 1,20,100] [-no-worktrees]
+//	[-sizes 1,20,100] [-no-worktrees] [-claude PATH] [-fleet]
 package main
 
 import (
@@ -43,6 +47,8 @@ func main() {
 	sizeList := flag.String("sizes", "1,20,100", "state sizes in MB, comma-separated")
 	skipWT := flag.Bool("no-worktrees", false, "skip the worktree benchmarks")
 	fixtureOnly := flag.String("make-fixture", "", "internal: make one fixture in DIR (size from -sizes) and exit")
+	claude := flag.String("claude", firstEnv("BENCH_CLAUDE", "CLAUDE_REAL_BIN"), "a real Claude Code (≥ 2.1.141) for the fleet memory benchmark (default $BENCH_CLAUDE, $CLAUDE_REAL_BIN)")
+	fleetOnly := flag.Bool("fleet", false, "run only the fleet memory benchmark (needs -claude)")
 	flag.Parse()
 	hermetic()
 	if *fixtureOnly != "" {
@@ -67,6 +73,10 @@ func main() {
 	ref, err := filepath.Abs(filepath.Join("bench", "reference-wrapper.sh"))
 	check(err)
 	tools.ref = ref
+	if *fleetOnly {
+		fleetMemory(work, tools, *claude)
+		return
+	}
 
 	var first *fixture
 	sizes := strings.Split(*sizeList, ",")
@@ -97,6 +107,20 @@ func main() {
 	if first != nil {
 		conversations(first, tools, *n, *quick)
 	}
+	if !*quick {
+		fleetMemory(work, tools, *claude)
+	}
+}
+
+// firstEnv is the first of the variables that is set: read before hermetic
+// drops them.
+func firstEnv(names ...string) string {
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // tools are the programs the benchmark builds and times.
