@@ -46,6 +46,7 @@ type fleetSide struct {
 	// answered: the model requests the stand-in API answered for this side
 	// (each session's task, and what Claude asks besides).
 	answered int64
+	failed   string // why the fleet did not settle ("" when it did)
 }
 
 // fleetMemory runs both sides and prints them side by side; it says plainly
@@ -81,6 +82,11 @@ func fleetMemory(work string, t tools, claude string) {
 			ratio = [2]string{fmt.Sprintf("%.2f×", float64(s.rss)/float64(plain.rss)), fmt.Sprintf("%.2f×", float64(s.pss)/float64(plain.pss))}
 		}
 		fmt.Printf("| %s | %d | %d | %d | %s | %s | %s | %s |\n", s.name, len(s.procs), len(s.configs), s.answered, kib(s.rss), kib(s.pss), ratio[0], ratio[1])
+	}
+	for _, s := range []fleetSide{plain, ours} {
+		if s.failed != "" {
+			fmt.Printf("\n%s: not measured at rest: %s\n", s.name, s.failed)
+		}
 	}
 	fmt.Println()
 }
@@ -145,8 +151,8 @@ func runFleet(work, how, mark, claude, version, url, launcher string) fleetSide 
 	var err error
 	side.procs, side.configs, err = settle(mark)
 	if err != nil {
-		stopFleet(claude, env, mark)
-		check(err)
+		// Measured anyway, and said: the other side's figures still count.
+		side.failed = err.Error()
 	}
 	side.answered = answered.Load() - before
 	for _, p := range side.procs {
@@ -200,7 +206,7 @@ func settle(mark string) ([]proc, []string, error) {
 			return procs, configs, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, nil, fmt.Errorf("the fleet did not settle in 3 minutes: %d of %d background sessions idle, %d processes (the stand-in API's address is in each session's jobs/ID/state.json when it could not reach it)", idle, fleetWorktrees, len(procs))
+			return procs, configs, fmt.Errorf("the fleet did not settle in 3 minutes: %d of %d background sessions idle, %d processes (each session's jobs/ID/state.json in its config dir says why)", idle, fleetWorktrees, len(procs))
 		}
 		time.Sleep(time.Second)
 	}
