@@ -41,8 +41,7 @@ func claudeWorktreeOf(cwd string) (root, name string, ok bool) {
 // Code made (a background session's, in the account dir where the fleet
 // keeps its transcripts: no runtime, so no record of worktree rm's names
 // it) and is gone: made again where it was, inside the repository only
-// (Remake, unvouched), on the branch the transcript names (Claude's
-// worktree-NAME), with the work rm --force saved of it when that work was
+// (Remake, unvouched), on Claude's branch of it (worktree-NAME), with the work rm --force saved of it when that work was
 // saved on the commit the worktree is made on. ok false: the conversation
 // ran in no such worktree of a repository that is there.
 func remakeClaudes(conv conversation.Conversation, getenv func(string) string, environ []string) (string, []string, bool, error) {
@@ -59,9 +58,11 @@ func remakeClaudes(conv conversation.Conversation, getenv func(string) string, e
 		return "", nil, false, nil
 	}
 	path := filepath.Join(r.Root, ".claude", "worktrees", name)
-	branch := conv.Branch
-	if branch == "" || gitcmd.CheckRefName("refs/heads/"+branch) != nil {
-		branch = "worktree-" + name
+	// Claude's branch of it, whatever the transcript says: its first lines
+	// may name the branch the session started on (2.1.197 records main).
+	branch := "worktree-" + name
+	if gitcmd.CheckRefName("refs/heads/"+branch) != nil {
+		return "", nil, false, nil
 	}
 	rec := conversation.Removed{Path: path, Branch: branch, CommonDir: ctx.CommonDir, Root: r.Root}
 	tip, _ := r.Git.Run("rev-parse", "--verify", "--quiet", "--end-of-options", "refs/heads/"+branch+"^{commit}")
