@@ -454,8 +454,12 @@ func (r *Repo) exclude(line string) error {
 // work and its session are Claude's: sharing it would put two sessions'
 // edits in one checkout.
 func claudesOwn(r *Repo, e *Entry, o Options) error {
-	if l := r.lockOf(e.Path); e.Locked && l != nil && l.Claude {
-		return fmt.Errorf("%s is the worktree Claude Code made for its %s %s (git-locked by PID %d), not one of claude-account's; pick another name", e.Path, l.Kind, l.Name, l.PID)
+	// The lock is read only when git lists one: a launch reuses its
+	// worktree here.
+	if e.Locked {
+		if l := r.lockOf(e.Path); l != nil && l.Claude {
+			return fmt.Errorf("%s is the worktree Claude Code made for its %s %s (git-locked by PID %d), not one of claude-account's; pick another name", e.Path, l.Kind, l.Name, l.PID)
+		}
 	}
 	if o.Background == nil {
 		return nil
