@@ -112,6 +112,16 @@ func (s *Snapshot) IsClaude(pid int) bool {
 	return ok && p.Claude()
 }
 
+// Exists reports whether pid is a process now, Claude or not; from a table
+// that could not be read, any PID may be one: true.
+func (s *Snapshot) Exists(pid int) bool {
+	if s == nil || s.err != nil {
+		return true
+	}
+	_, ok := s.procs[pid]
+	return ok
+}
+
 // newSnapshot indexes procs and finds the chain of processes from me up.
 func newSnapshot(procs []Proc, me int) *Snapshot {
 	s := &Snapshot{procs: make(map[int]Proc, len(procs)), self: map[int]bool{}, fold: fsx.NamesFold}

@@ -125,7 +125,7 @@ func newWorktree(d *Deps, f AccountFlags, slug, base string, ephemeral bool) (*w
 	if err != nil {
 		return nil, nil, err
 	}
-	o := worktree.Options{Slug: slug, Base: base, Ephemeral: ephemeral, Now: d.Now()}
+	o := worktree.Options{Slug: slug, Base: base, Ephemeral: ephemeral, Now: d.Now(), Background: backgroundIn(d, a)}
 	if a != nil {
 		o.SymlinkDirs, o.SparsePaths = a.Config.Worktree.SymlinkDirs, a.Config.Worktree.SparsePaths
 	}
@@ -224,7 +224,8 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	}
 	// Asked before the removal: afterwards the working directory is gone.
 	inside := standsIn(d.Dir, e.Path)
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(),
+		Background: backgroundIn(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -266,7 +267,8 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(),
+		Background: backgroundIn(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -377,10 +379,13 @@ Examples:
 func (c *WorktreeRmCmd) Help() string {
 	return `Refuses uncommitted changes (edits git status hides under --skip-worktree or
 --assume-unchanged included), commits found on no other branch or remote, a git
-repository inside the worktree that holds work, and any Claude working there. --force
-first commits uncommitted work under refs/claude-account/wip/<name> and keeps an
-unmerged branch; it still refuses a nested repository's work and a working Claude,
-which it cannot save. The worktree is found by name, path, branch or directory name.
+repository inside the worktree that holds work, and any Claude working there: a
+background session of Claude's fleet (of any account) working in it, or a supervisor
+running in its runtime, is named with Claude's command that stops it. --force
+first commits uncommitted work under refs/claude-account/wip/<name> (a retry reuses
+the ref that holds the same work) and keeps an unmerged branch; it lifts the git lock
+Claude left for a session whose process is gone, and still refuses a nested
+repository's work, a working Claude and any other lock, which it cannot save or judge. The worktree is found by name, path, branch or directory name.
 Only a merged branch 'worktree new' made is deleted (or 'resume', making a removed
 worktree again on that branch). Claude's transcripts move to
 <account dir>/archive first, and come back to a worktree made again with the name.
@@ -395,7 +400,8 @@ Examples:
 // Help is shown under the command's usage.
 func (c *WorktreeGCCmd) Help() string {
 	return `Removes ephemeral worktrees (agent-a<7 or 16 hex> or made with --ephemeral) older than the age
-that are clean, merged or pushed and not running, and worktrees whose directory is gone,
+that are clean, merged or pushed and not running (no background session of Claude's
+fleet working there, no supervisor in their runtime), and worktrees whose directory is gone,
 archiving their conversations as rm does, then runs git worktree prune (never on a worktree
 it kept whose git dir holds a runtime). Says where each removed worktree's conversations
 went, and why it kept each of the others.

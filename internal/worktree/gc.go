@@ -14,6 +14,9 @@ type GCOptions struct {
 	DryRun    bool
 	Running   func(toplevel string) []string
 	Claudes   func(path string) ([]int, error) // as RemoveOptions.Claudes
+	// Background and Alive are as RemoveOptions's.
+	Background func(path, gitDir string) []Hosted
+	Alive      func(pid int) bool
 	// AccountDir is as RemoveOptions.AccountDir.
 	AccountDir func(name string) string
 	Now        time.Time
@@ -52,6 +55,10 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			v.Why = fmt.Sprintf("younger than %s (%s old)", Duration(o.OlderThan), roughly(age))
 		case len(in.Running) > 0:
 			v.Why = "claude (" + in.Running[0] + ") runs there"
+		case len(o.background(in.Path)) > 0:
+			// Before the process table: it names the session and
+			// Claude's command that stops it.
+			v.Why = backgroundRefusal(in.Path, o.background(in.Path), "gc")
 		case busy(o.Claudes, in.Path) != "":
 			v.Why = busy(o.Claudes, in.Path)
 		default:
@@ -75,7 +82,7 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			// A prunable one goes through Remove too: its transcripts are
 			// archived before git forgets it.
 			e := &Entry{Path: in.Path, HEAD: in.HEAD, Branch: in.Branch, Prunable: in.Prunable}
-			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Claudes: o.Claudes, AccountDir: o.AccountDir, Now: o.Now})
+			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Claudes: o.Claudes, Background: o.Background, Alive: o.Alive, AccountDir: o.AccountDir, Now: o.Now})
 			if err != nil {
 				v.Removed, v.Why = false, err.Error()
 			} else {
@@ -91,6 +98,15 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 		}
 	}
 	return out, nil
+}
+
+// background is what of Claude's fleet lives in the worktree at path.
+func (o GCOptions) background(path string) []Hosted {
+	if o.Background == nil {
+		return nil
+	}
+	gitDir, _ := GitDir(path)
+	return o.Background(path, gitDir)
 }
 
 // busy says why a Claude keeps the worktree at path: one works there, or

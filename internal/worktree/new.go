@@ -23,6 +23,9 @@ type Options struct {
 	SymlinkDirs []string
 	SparsePaths []string
 	Now         time.Time
+	// Background is as RemoveOptions.Background: a worktree the launcher
+	// did not make where Claude's fleet lives is Claude's, never reused.
+	Background func(path, gitDir string) []Hosted
 }
 
 // Result says what New did.
@@ -69,6 +72,9 @@ func (r *Repo) New(o Options) (*Result, error) {
 		}
 		if e == nil {
 			return nil, fmt.Errorf("%s exists but is not a worktree of this repository; move it away or pick another name", path)
+		}
+		if err := claudesOwn(r, e, o); err != nil {
+			return nil, err
 		}
 		res.Notes = append(res.Notes, "reusing the existing worktree "+path)
 		res.Branch = e.Branch
@@ -438,4 +444,32 @@ func (r *Repo) exclude(line string) error {
 	}
 	data = append(data, []byte("# claude-account worktrees\n"+line+"\n")...)
 	return fsx.WriteFile(path, data, 0o644)
+}
+
+// claudesOwn refuses the existing worktree e when it is Claude's own: one
+// Claude Code made (or adopted) for a background session or an agent at the
+// same place and on the same branch New uses (.claude/worktrees/NAME,
+// worktree-NAME; EnterWorktree), known by Claude's git lock on it, or one
+// the launcher did not make where a session of Claude's fleet lives. Its
+// work and its session are Claude's: sharing it would put two sessions'
+// edits in one checkout.
+func claudesOwn(r *Repo, e *Entry, o Options) error {
+	// The lock is read only when git lists one: a launch reuses its
+	// worktree here.
+	if e.Locked {
+		if l := r.lockOf(e.Path); l != nil && l.Claude {
+			return fmt.Errorf("%s is the worktree Claude Code made for its %s %s (git-locked by PID %d), not one of claude-account's; pick another name", e.Path, l.Kind, l.Name, l.PID)
+		}
+	}
+	if o.Background == nil {
+		return nil
+	}
+	gitDir, _ := GitDir(e.Path)
+	if ReadMeta(gitDir) != nil {
+		return nil // made by New: ours to reuse
+	}
+	if hs := o.Background(e.Path, gitDir); len(hs) > 0 {
+		return fmt.Errorf("%s is Claude Code's own worktree: its %s works there; pick another name", e.Path, hs[0].What)
+	}
+	return nil
 }

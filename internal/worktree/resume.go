@@ -23,6 +23,9 @@ func ResumeDir(conv conversation.Conversation, here string, getenv func(string) 
 		return conv.Worktree, nil, nil
 	}
 	if conv.CommonDir == "" || !isDir(conv.CommonDir) {
+		if dir, notes, ok, err := remakeClaudes(conv, getenv, environ); ok || err != nil {
+			return dir, notes, err
+		}
 		return here, []string{fmt.Sprintf("the directory conversation %s ran in (%s) is gone; it continues in %s", conv.ID, conv.Cwd, here)}, nil
 	}
 	// Where the worktree was is vouched for only by the account's side:

@@ -3,6 +3,7 @@ package worktree
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -27,6 +28,15 @@ type RemoveOptions struct {
 	// Claude runs whose working directory cannot be read): then only Force
 	// removes. nil: none are looked for.
 	Claudes func(path string) ([]int, error)
+	// Background gives what of Claude's fleet lives in the worktree at path
+	// (whose git dir is gitDir): background sessions working there or
+	// below (Claude's own .claude/worktrees/ inside it too), and
+	// supervisors running in a runtime in gitDir. nil: none are looked for.
+	Background func(path, gitDir string) []Hosted
+	// Alive reports whether a PID is a process now: a git lock Claude took
+	// for a session whose process is gone is stale, and --force lifts it.
+	// nil: every PID counts as alive.
+	Alive func(pid int) bool
 	// AccountDir is the dir of the account named name as a launch of it
 	// finds it ("" when there is none): where a runtime's transcripts are
 	// archived when the launcher made it for that account. nil: nothing is
@@ -90,6 +100,14 @@ func (r *Repo) applyRemoval(e *Entry, p removalPlan, o RemoveOptions) (*Removal,
 		if err != nil {
 			return nil, err
 		}
+	}
+	if p.Unlock {
+		// Claude's lock of a session whose process is gone: it guards
+		// nothing, and git removes no locked worktree.
+		if _, err := r.Git.Run("worktree", "unlock", "--", e.Path); err != nil {
+			return nil, err
+		}
+		rm.Notes = append(rm.Notes, fmt.Sprintf("unlocked it: Claude locked it for its %s %s (PID %d), which has ended", p.Lock.Kind, p.Lock.Name, p.Lock.PID))
 	}
 	if _, err := r.Git.Run("worktree", "remove", "--force", "--", e.Path); err != nil {
 		if !p.Prune {
@@ -157,6 +175,12 @@ func saveWIP(g Git, head, ref string, now time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// A retry (a removal that failed after saving) saves no second ref of
+	// the same work: the newest saved of this worktree, on the same commit
+	// with the same tree, keeps it already.
+	if saved := newestSaved(g, ref); saved.ref != "" && saved.tree == strings.TrimSpace(tree) && saved.parent == head {
+		return saved.ref, nil
+	}
 	// --no-gpg-sign: commit.gpgSign in the repository's config would run
 	// its gpg.program.
 	args := []string{"commit-tree", "--no-gpg-sign", "-m", "claude-account: uncommitted work saved " + now.UTC().Format(time.RFC3339)}
@@ -181,4 +205,43 @@ func keepRef(g Git, ref, oid string, now time.Time) (string, error) {
 	ref += "-" + now.UTC().Format("20060102T150405Z")
 	_, err := g.Run("update-ref", "-m", "claude-account worktree rm", ref, oid, "")
 	return ref, err
+}
+
+// Hosted is one thing of Claude's fleet that keeps a worktree: what it is
+// ("background session 1a2b3c4d (max)", "the supervisor of max's runtime
+// DIR") and the command that stops it, as the user runs it.
+type Hosted struct {
+	What string `json:"what"`
+	Stop string `json:"stop"`
+}
+
+// savedRef is a ref saveWIP wrote: its name, the tree and the parent of its
+// commit.
+type savedRef struct{ ref, tree, parent string }
+
+// keptSuffix is what keepRef adds to a ref that was taken.
+var keptSuffix = regexp.MustCompile(`^-[0-9]{8}T[0-9]{6}Z$`)
+
+// newestSaved is the newest of ref and the ref-<time> keepRef wrote beside
+// it, by its commit's date; zero when there is none.
+func newestSaved(g Git, ref string) savedRef {
+	out, err := g.Run("for-each-ref", "--sort=-committerdate", "--format=%(refname) %(tree) %(parent)", ref, ref+"-*")
+	if err != nil {
+		return savedRef{}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(f[0], ref); !ok || (rest != "" && !keptSuffix.MatchString(rest)) {
+			continue
+		}
+		s := savedRef{ref: f[0], tree: f[1]}
+		if len(f) == 3 {
+			s.parent = f[2]
+		}
+		return s
+	}
+	return savedRef{}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
+	"unicode"
 
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/shell"
@@ -40,12 +42,20 @@ const (
 	// ReasonCommits: commits found on no other branch or remote and not
 	// merged; --force keeps them reachable.
 	ReasonCommits
+	// ReasonBackground: Claude's fleet lives there: a background session
+	// works in it, or a supervisor runs in its runtime; --force refuses too.
+	ReasonBackground
+	// ReasonLocked: git's lock on it is not a stale one of Claude's (a
+	// session that still runs, or a lock of someone else's); unforced, any
+	// lock refuses, and --force lifts only Claude's stale one.
+	ReasonLocked
 )
 
 var reasonNames = [...]string{ReasonMain: "main", ReasonRunning: "running", ReasonClaude: "claude",
 	ReasonClaudeUnknown: "claude-unknown", ReasonAccountUnfound: "account-unfound",
 	ReasonAsideAccountUnfound: "aside-account-unfound", ReasonRecordChanged: "record-changed",
-	ReasonNestedRepo: "nested-repo", ReasonUncommitted: "uncommitted", ReasonCommits: "commits"}
+	ReasonNestedRepo: "nested-repo", ReasonUncommitted: "uncommitted", ReasonCommits: "commits",
+	ReasonBackground: "background", ReasonLocked: "locked"}
 
 func (r Reason) String() string {
 	if r > 0 && int(r) < len(reasonNames) {
@@ -84,6 +94,12 @@ type removalFacts struct {
 	SpareUnfound       bool // RemoveOptions.SpareUnfound
 	// Running names the accounts whose launcher-started Claude runs there.
 	Running []string
+	// Background is what of Claude's fleet lives there (RemoveOptions.Background).
+	Background []Hosted
+	// Lock is git's lock on it, nil when it has none; LockLive, that the
+	// process a lock of Claude's names runs (always, for another lock).
+	Lock     *Lock
+	LockLive bool
 	// Claudes are the PIDs of Claude processes that work there, however
 	// they were started; ClaudesErr says that cannot be told. Not read for
 	// a prunable one: no process works in a dir that is gone.
@@ -133,6 +149,15 @@ func (r *Repo) observeRemoval(e *Entry, o RemoveOptions) removalFacts {
 			}
 		},
 		func() {
+			if o.Background != nil {
+				gitDir, _ := GitDir(e.Path)
+				if gitDir == "" {
+					gitDir = r.adminDir(e.Path)
+				}
+				f.Background = o.Background(e.Path, gitDir)
+			}
+		},
+		func() {
 			if o.Claudes != nil && !e.Prunable {
 				f.Claudes, f.ClaudesErr = o.Claudes(e.Path)
 			}
@@ -160,6 +185,15 @@ func (r *Repo) observeRemoval(e *Entry, o RemoveOptions) removalFacts {
 			if !o.Force || o.SpareUnfound {
 				f.UnfoundAside, f.UnfoundAsideAccount = unfoundAsideAccount(f.GitDir, o)
 			}
+		},
+		func() {
+			if !e.Locked {
+				return
+			}
+			if f.Lock = r.lockOf(e.Path); f.Lock == nil {
+				f.Lock = &Lock{} // locked, its reason unreadable
+			}
+			f.LockLive = !f.Lock.Claude || o.Alive == nil || o.Alive(f.Lock.PID)
 		},
 		func() {
 			if e.Prunable {
@@ -216,6 +250,10 @@ type removalPlan struct {
 	// Prune: when git cannot remove it (its dir is gone), git worktree
 	// prune forgets it.
 	Prune bool
+	// Unlock: Claude's lock on it names a process that is gone; lifted
+	// before git removes it. Lock is that lock.
+	Unlock bool
+	Lock   Lock
 	// KeepBranch: the branch is the user's, kept whatever it holds.
 	// DropBranch: the branch New made for it goes when merged into Base.
 	KeepBranch, DropBranch bool
@@ -227,13 +265,18 @@ type removalPlan struct {
 // that applies refuses:
 //   - the main worktree;
 //   - a Claude working there: one the launcher started (the lock it holds),
-//     one found in the process table, even forced;
+//     Claude's fleet (a background session working there, a supervisor in
+//     its runtime: named with Claude's command that stops it), one found in
+//     the process table, even forced;
 //   - unless forced, a runtime (or one set aside) holding conversations of
 //     an account whose dir the removal cannot find: they would go with the
 //     worktree, unarchived;
 //   - unless forced, a Claude that may work there (where it works cannot
 //     be read): after the conversations, so that the --force it names
 //     archives them all;
+//   - git's lock on it: Claude's, of a session whose process is gone, only
+//     unforced (--force lifts it); Claude's of a live one, or anyone else's,
+//     even forced;
 //   - its dir gone, a git record that names the git dir of a worktree that
 //     is there (pruning would cut that one from git);
 //   - a git repository inside holding work --force cannot save;
@@ -256,8 +299,9 @@ type removalPlan struct {
 // worktree-rm-plain-git, worktree-rm-archive, worktree-new-after-rm-force,
 // worktree-rm-resume-cycle, worktree-ephemeral-after-session, worktree-gc,
 // worktree-gc-gone-archives, harden-rm-base-is-branch,
-// real-claude-worktree-rm-live and real-claude-ephemeral-after-session; and
-// by TestDecideRemoval.
+// real-claude-worktree-rm-live, real-claude-ephemeral-after-session,
+// real-claude-fleet-rm-refuses, real-claude-fleet-rm-runtime-supervisor and
+// worktree-rm-force-stale-claude-lock; and by TestDecideRemoval.
 func decideRemoval(f removalFacts) (removalPlan, error) {
 	refuse := func(why Reason, cause error, format string, args ...any) (removalPlan, error) {
 		return removalPlan{}, &Refusal{Reason: why, Path: f.Path, msg: fmt.Sprintf(format, args...), cause: cause}
@@ -271,6 +315,9 @@ func decideRemoval(f removalFacts) (removalPlan, error) {
 	if len(f.Running) > 0 {
 		// The close names the worktree: rm runs from anywhere in the repository.
 		return refuse(ReasonRunning, nil, "claude (%s) runs in %s; stop it first ('claude-account close --account %s %s')", f.Running[0], f.Path, f.Running[0], shell.Quote(f.Path))
+	}
+	if len(f.Background) > 0 {
+		return refuse(ReasonBackground, nil, "%s", backgroundRefusal(f.Path, f.Background, "rm"))
 	}
 	if len(f.Claudes) > 0 {
 		return refuse(ReasonClaude, nil, "claude (PID %d) works in %s; let it finish or stop it (kill %d), then run rm again", f.Claudes[0], f.Path, f.Claudes[0])
@@ -294,11 +341,29 @@ func decideRemoval(f removalFacts) (removalPlan, error) {
 		// Not a guess either way: --force saves the work first.
 		return refuse(ReasonClaudeUnknown, f.ClaudesErr, "cannot tell whether a Claude works in %s: %v; stop it, or remove anyway with 'claude-account worktree rm --force %s'", f.Path, f.ClaudesErr, shell.Quote(f.Path))
 	}
+	var unlock bool
+	if l := f.Lock; l != nil {
+		switch {
+		case l.Claude && f.LockLive:
+			return refuse(ReasonLocked, nil, "%s is locked by Claude's %s %s (PID %d), which still runs; let it finish or stop it, then run rm again", f.Path, l.Kind, l.Name, l.PID)
+		case l.Claude && !f.Force:
+			return refuse(ReasonLocked, nil, "%s is locked by Claude's %s %s (PID %d), which has ended; 'claude-account worktree rm --force %s' lifts the lock and removes it, saving its work first", f.Path, l.Kind, l.Name, l.PID, shell.Quote(f.Path))
+		case l.Claude:
+			unlock = true
+		case l.Reason == "":
+			return refuse(ReasonLocked, nil, "%s is locked (git worktree lock); if nothing uses it, run 'git worktree unlock %s', then rm again", f.Path, shell.Quote(f.Path))
+		default:
+			return refuse(ReasonLocked, nil, "%s is locked (git worktree lock: %s); if nothing uses it, run 'git worktree unlock %s', then rm again", f.Path, oneLine(l.Reason), shell.Quote(f.Path))
+		}
+	}
 	if f.LiveElsewhere != "" {
 		return refuse(ReasonRecordChanged, nil, "git records %s as the checkout of %s, and it is gone, but claude-account made that worktree's runtime for %s, which is there and names that git dir: git's record changed (it came with the repository?); run 'git worktree repair' in %s", f.Path, f.AdminDir, f.LiveElsewhere, f.LiveElsewhere)
 	}
 	name := filepath.Base(f.Path)
-	p := removalPlan{WIPRef: "refs/claude-account/wip/" + name, Base: f.Base}
+	p := removalPlan{WIPRef: "refs/claude-account/wip/" + name, Base: f.Base, Unlock: unlock}
+	if unlock {
+		p.Lock = *f.Lock
+	}
 	if f.Prunable {
 		// Its directory is gone, but git's record of it (and the runtime
 		// inside, with Claude's transcripts) is not: archived before
@@ -353,4 +418,39 @@ func decideRemoval(f removalFacts) (removalPlan, error) {
 	p.KeepBranch = f.Branch != "" && !made
 	p.DropBranch = made && f.HEAD != ""
 	return p, nil
+}
+
+// backgroundRefusal says, in one sentence, what of Claude's fleet keeps the
+// worktree at path and the command that stops each; cmd is the command to
+// run again then.
+func backgroundRefusal(path string, hs []Hosted, cmd string) string {
+	whats := make([]string, len(hs))
+	stops := make([]string, 0, len(hs))
+	seen := map[string]bool{}
+	for i, h := range hs {
+		whats[i] = h.What
+		if !seen[h.Stop] {
+			seen[h.Stop] = true
+			stops = append(stops, "'"+h.Stop+"'")
+		}
+	}
+	verb, it := "lives", "it"
+	if len(hs) > 1 {
+		verb, it = "live", "them"
+	}
+	return fmt.Sprintf("Claude's %s %s in %s; stop %s first (%s), then run %s again", strings.Join(whats, " and "), verb, path, it, strings.Join(stops, ", "), cmd)
+}
+
+// oneLine is a lock reason on one short line, as a message quotes it.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)), " ")
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
+	}
+	return s
 }

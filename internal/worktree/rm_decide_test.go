@@ -34,6 +34,26 @@ func TestDecideRemoval(t *testing.T) {
 			reason: ReasonMain, err: path + " is the main worktree; only linked worktrees can be removed"},
 		{name: "a Claude the launcher started runs there", f: func(f *removalFacts) { f.Running, f.Claudes = []string{"max"}, []int{812} },
 			reason: ReasonRunning, err: "claude (max) runs in " + path + "; stop it first ('claude-account close --account max " + path + "')"},
+		{name: "a background session lives there, forced too: before the process table, naming Claude's stop", f: func(f *removalFacts) {
+			f.Force, f.Claudes = true, []int{812}
+			f.Background = []Hosted{{What: "background session 1a2b3c4d (max)", Stop: "claudemax stop 1a2b3c4d"}}
+		}, reason: ReasonBackground, err: "Claude's background session 1a2b3c4d (max) lives in " + path + "; stop it first ('claudemax stop 1a2b3c4d'), then run rm again"},
+		{name: "a supervisor in its runtime and its session: one command stops both", f: func(f *removalFacts) {
+			stop := "CLAUDE_CONFIG_DIR=" + gitDir + "/claude-runtime/max claude daemon stop --any"
+			f.Background = []Hosted{{What: "supervisor (max, PID 9)", Stop: stop}, {What: "background session 1a2b3c4d (max)", Stop: stop}}
+		}, reason: ReasonBackground, err: "Claude's supervisor (max, PID 9) and background session 1a2b3c4d (max) live in " + path + "; stop them first ('CLAUDE_CONFIG_DIR=" + gitDir + "/claude-runtime/max claude daemon stop --any'), then run rm again"},
+		{name: "Claude's lock of a session that runs, forced too", f: func(f *removalFacts) {
+			f.Force, f.Lock, f.LockLive = true, &Lock{Claude: true, Kind: "session", Name: "x", PID: 77}, true
+		}, reason: ReasonLocked, err: path + " is locked by Claude's session x (PID 77), which still runs; let it finish or stop it, then run rm again"},
+		{name: "Claude's lock of a session that ended, unforced: --force named", f: func(f *removalFacts) {
+			f.Lock = &Lock{Claude: true, Kind: "session", Name: "x", PID: 77}
+		}, reason: ReasonLocked, err: path + " is locked by Claude's session x (PID 77), which has ended; 'claude-account worktree rm --force " + path + "' lifts the lock and removes it, saving its work first"},
+		{name: "Claude's lock of a session that ended, forced: lifted", f: func(f *removalFacts) {
+			f.Force, f.Lock = true, &Lock{Claude: true, Kind: "session", Name: "x", PID: 77}
+		}, plan: ptr(with(archived, func(p *plan) { p.Unlock, p.Lock = true, Lock{Claude: true, Kind: "session", Name: "x", PID: 77} }))},
+		{name: "someone else's lock, forced too", f: func(f *removalFacts) {
+			f.Force, f.Lock, f.LockLive = true, &Lock{Reason: "on a USB\x1b disk"}, true
+		}, reason: ReasonLocked, err: path + " is locked (git worktree lock: on a USB disk); if nothing uses it, run 'git worktree unlock " + path + "', then rm again"},
 		{name: "a Claude works there, forced too", f: func(f *removalFacts) {
 			f.Force, f.Claudes, f.Unfound, f.UnfoundAccount = true, []int{812, 813}, gitDir+"/claude-runtime/max", "max"
 		}, reason: ReasonClaude, err: "claude (PID 812) works in " + path + "; let it finish or stop it (kill 812), then run rm again"},
@@ -143,4 +163,41 @@ func TestRemoveReadsOnlyWhatItWeighs(t *testing.T) {
 	if _, err := r.Remove(e, o); !errors.As(err, &re) || re.Reason != ReasonRunning || !reflect.DeepEqual(asked, []string{"running"}) {
 		t.Errorf("rm with a Claude running: %v, having asked %q; want a refusal, asking only who runs", err, asked)
 	}
+}
+
+// Claude's lock reasons, as 2.1.332 writes them, and others.
+func TestParseLock(t *testing.T) {
+	for _, c := range []struct {
+		reason string
+		want   Lock
+	}{
+		{"claude session bgwt (pid 4242 start 2057369)", Lock{Claude: true, Kind: "session", Name: "bgwt", PID: 4242}},
+		{"claude agent agent-a1b2c3d (pid 17)", Lock{Claude: true, Kind: "agent", Name: "agent-a1b2c3d", PID: 17}},
+		{"claude session my feature (pid 9 start 1)", Lock{Claude: true, Kind: "session", Name: "my feature", PID: 9}},
+		{"claude session x (pid 0)", Lock{}},
+		{"claude session x (pid 12345678901)", Lock{}},
+		{"claude-account: holds Claude's conversations; claude-account worktree rm archives them", Lock{}},
+		{"on a USB disk", Lock{}},
+		{"", Lock{}},
+	} {
+		got := ParseLock(c.reason)
+		c.want.Reason = c.reason
+		if got != c.want {
+			t.Errorf("ParseLock(%q) = %+v, want %+v", c.reason, got, c.want)
+		}
+	}
+}
+
+// A lock file is the repository's: any bytes parse, and a Claude lock always
+// names a positive PID.
+func FuzzParseLock(f *testing.F) {
+	f.Add("claude session bgwt (pid 4242 start 2057369)")
+	f.Add("claude agent x (pid 1)")
+	f.Add("claude session \n (pid 99999999999)")
+	f.Fuzz(func(t *testing.T, reason string) {
+		l := ParseLock(reason)
+		if l.Claude && (l.PID <= 0 || l.Name == "" || (l.Kind != "session" && l.Kind != "agent")) {
+			t.Fatalf("ParseLock(%q) = %+v", reason, l)
+		}
+	})
 }

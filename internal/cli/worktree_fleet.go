@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/claudeproc"
+	"github.com/claude-account/claude-account/internal/fleet"
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/launch"
+	"github.com/claude-account/claude-account/internal/runtimes"
+	"github.com/claude-account/claude-account/internal/shell"
+	"github.com/claude-account/claude-account/internal/worktree"
+)
+
+// fleetHost is a config dir whose fleet rm and gc read, and the account it
+// belongs to: the account dir itself (where every fleet invocation of the
+// launcher runs Claude), or a runtime the account's record vouches for (a
+// session sent to the background with ←, or an older launcher, started a
+// supervisor there).
+type fleetHost struct {
+	account string
+	dir     string
+	runtime bool
+}
+
+// fleetHosts is every config dir of every account found (and of a, named or
+// bound) that may host a fleet. Runtimes count only when the account's
+// record says the launcher made them: a runtime dir a repository brings
+// names no supervisor of the user's.
+func fleetHosts(d *Deps, a *account.Account) []fleetHost {
+	names := binding.KnownAccounts(d.Env)
+	if a != nil {
+		names = append(names, a.Name)
+	}
+	sort.Strings(names)
+	dirOf := launch.AccountDirs(d.Env, a)
+	var hosts []fleetHost
+	seen := map[string]bool{}
+	for _, name := range names {
+		dir := dirOf(name)
+		if dir == "" || seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		hosts = append(hosts, fleetHost{account: name, dir: dir})
+		rts, _ := runtimes.List(dir)
+		for _, rt := range rts {
+			if rt.Made && !seen[rt.Dir] {
+				seen[rt.Dir] = true
+				hosts = append(hosts, fleetHost{account: name, dir: rt.Dir, runtime: true})
+			}
+		}
+	}
+	return hosts
+}
+
+// backgroundIn gives, for rm and gc, what of Claude's fleet keeps a
+// worktree: every background session of every account that works in it or
+// below (Claude's own .claude/worktrees/ inside it included), and every
+// supervisor running in a runtime inside its git dir (it writes there, and
+// its sessions with it, wherever they work). The fleets are read once, on
+// first use.
+func backgroundIn(d *Deps, a *account.Account) func(path, gitDir string) []worktree.Hosted {
+	var once sync.Once
+	type read struct {
+		host  fleetHost
+		fleet fleet.Fleet
+	}
+	var fleets []read
+	return func(path, gitDir string) []worktree.Hosted {
+		once.Do(func() {
+			procs := claudeproc.Current()
+			for _, h := range fleetHosts(d, a) {
+				if f := fleet.Read(h.dir, procs); f.Live() {
+					fleets = append(fleets, read{h, f})
+				}
+			}
+		})
+		var out []worktree.Hosted
+		for _, r := range fleets {
+			h, f := r.host, r.fleet
+			inRuntime := h.runtime && gitDir != "" && fsx.Within(h.dir, gitDir)
+			if inRuntime {
+				// Stopping the supervisor ends the sessions it hosts.
+				stop := "CLAUDE_CONFIG_DIR=" + shell.Quote(h.dir) + " claude daemon stop --any"
+				what := fmt.Sprintf("supervisor (%s, PID %d) in the runtime %s", h.account, f.Supervisor, d.Env.TildePath(h.dir))
+				if f.Supervisor == 0 {
+					what = fmt.Sprintf("sessions of the supervisor (%s) of the runtime %s", h.account, d.Env.TildePath(h.dir))
+				}
+				out = append(out, worktree.Hosted{What: what, Stop: stop})
+				for _, ag := range f.Agents {
+					out = append(out, worktree.Hosted{What: fmt.Sprintf("background session %s (%s)", ag.ID, h.account), Stop: stop})
+				}
+				continue
+			}
+			for _, ag := range f.In(path) {
+				out = append(out, worktree.Hosted{What: fmt.Sprintf("background session %s (%s)", ag.ID, h.account), Stop: stopCommand(h, ag.ID)})
+			}
+		}
+		return out
+	}
+}
+
+// stopCommand is Claude's own command that stops the background session id
+// hosted in h, as the user runs it: the account's command (claude<name>
+// runs every fleet command in the account dir), or Claude's with the
+// runtime's config dir for a supervisor kept in a runtime.
+func stopCommand(h fleetHost, id string) string {
+	if h.runtime {
+		return "CLAUDE_CONFIG_DIR=" + shell.Quote(h.dir) + " claude stop " + id
+	}
+	return "claude" + h.account + " stop " + id
+}
+
+// aliveFn reports whether a PID is a process now, from one look at the
+// process table, taken on first use.
+func aliveFn() func(int) bool {
+	var once sync.Once
+	var snap *claudeproc.Snapshot
+	return func(pid int) bool {
+		once.Do(func() { snap = claudeproc.Current() })
+		return pid == os.Getpid() || snap.Exists(pid)
+	}
+}
