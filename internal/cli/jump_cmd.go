@@ -128,7 +128,7 @@ func pickSession(infos []session.Info, id string) (session.Info, error) {
 	}
 	switch len(found) {
 	case 0:
-		return session.Info{}, fmt.Errorf("no running Claude session is %q; 'claude-account ps' lists them (jump takes Claude's PID, the WORKTREE or ACCOUNT/WORKTREE)", id)
+		return session.Info{}, fmt.Errorf("no running Claude session is %q; 'claude-account ps' lists them (jump takes Claude's PID, the WORKTREE or ACCOUNT/WORKTREE, or a background session's id)", id)
 	case 1:
 		return found[0], nil
 	}
@@ -140,6 +140,9 @@ func pickSession(infos []session.Info, id string) (session.Info, error) {
 }
 
 func matchSession(in session.Info, id string) bool {
+	if in.ID != "" && id == in.ID {
+		return true // a background session's short id: 8 hex digits, maybe all decimal
+	}
 	if n, err := strconv.Atoi(id); err == nil {
 		return n > 0 && (n == in.PID || n == in.LauncherPID)
 	}
@@ -147,8 +150,7 @@ func matchSession(in session.Info, id string) bool {
 	if acct, wt, ok := strings.Cut(id, "/"); ok && acct == in.Account && (wt == name || wt == in.Slug) {
 		return true
 	}
-	return id == name || in.Slug != "" && id == in.Slug || in.SessionID != "" && id == in.SessionID ||
-		in.ID != "" && id == in.ID
+	return id == name || in.Slug != "" && id == in.Slug || in.SessionID != "" && id == in.SessionID
 }
 
 // attach opens background session in, which has no pane, with Claude's own
