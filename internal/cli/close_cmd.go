@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -14,12 +15,13 @@ import (
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
+	"github.com/claude-account/claude-account/internal/session"
 )
 
 // CloseCmd is `claude-account close`.
 type CloseCmd struct {
 	AccountFlags
-	Dir      string        `arg:"" optional:"" placeholder:"DIR" help:"Stop the Claude of the workspace DIR is in (any directory of a worktree, or one outside git). Default: the current directory."`
+	Dir      string        `arg:"" optional:"" placeholder:"DIR|ID" help:"Stop the Claude of the workspace DIR is in (any directory of a worktree, or one outside git), or the background session whose short id (ps's PANE/ID) is ID. Default: the current directory."`
 	Worktree string        `placeholder:"NAME" help:"Stop the Claude of this worktree of the current repository: its name (as in 'worktree new NAME'), path or branch."`
 	All      bool          `help:"Stop the account's Claude in every workspace, not just this one."`
 	Timeout  time.Duration `default:"10s" help:"How long to wait for each to exit."`
@@ -36,12 +38,20 @@ run there, it stops none and names the close of each. When the account has no
 Claude there but another account has, close says so and names the command that
 stops that one.
 
+A background session (claude --bg, or one sent to the background with ←) is Claude's
+supervisor's, not the launcher's: close stops those of the workspace too, and one named by
+its short id from anywhere, with Claude's own 'claude stop ID' run by the account's Claude
+in the config dir whose supervisor hosts it, and waits until the supervisor lists it no
+more. Only the account dir and the runtimes the account's record vouches for are looked
+at: a runtime a repository brings with it hosts nothing close would stop.
+
 Examples:
   claude-account close                                     # whatever runs in this workspace
   claude-account close --worktree fix-login                # in that worktree, from anywhere in the repository
   claude-account close --account max                       # max's, in this workspace
   claude-account close --account max ~/src/app             # in that workspace, from anywhere
-  claude-account close --account max --all                 # every workspace`
+  claude-account close --account max --all                 # every workspace
+  claude-account close 1a2b3c4d                            # the background session with that id`
 }
 
 // target moves d to the workspace --worktree or DIR names. The account is
@@ -90,6 +100,13 @@ func (c *CloseCmd) Run(d *Deps) error {
 	if named {
 		c.Account = name // where close was called, not where it points
 	}
+	if c.byID(d) {
+		acct := ""
+		if named {
+			acct = name
+		}
+		return c.closeID(d, acct)
+	}
 	d, err = c.target(d)
 	if err != nil {
 		return err
@@ -119,7 +136,14 @@ func (c *CloseCmd) Run(d *Deps) error {
 			held = append(held, h)
 		}
 	}
-	if len(held) == 0 {
+	var bg []session.Info
+	switch {
+	case c.All:
+		bg = backgroundSessions(d, ws.Account.Name)
+	case ws.InWorkTree():
+		bg = backgroundIn(d, ws.Account.Name, ws.Toplevel())
+	}
+	if len(held) == 0 && len(bg) == 0 {
 		where := "anywhere"
 		switch {
 		case c.All:
@@ -148,7 +172,7 @@ func (c *CloseCmd) Run(d *Deps) error {
 	if c.All {
 		again = "claude-account close --account " + ws.Account.Name + " --all"
 	}
-	return c.stop(d, held, ws.Account.Name, again)
+	return errors.Join(c.stop(d, held, ws.Account.Name, again), c.stopBackground(d, bg))
 }
 
 // closeAny is close with no account given: it stops the Claude that runs in
@@ -168,10 +192,19 @@ func (c *CloseCmd) closeAny(d *Deps) error {
 	if top != "" {
 		where = "in " + d.Env.TildePath(top)
 	}
+	var bg []session.Info
+	if top != "" {
+		bg = backgroundIn(d, "", top)
+	}
 	var accounts []string
 	for _, h := range held {
 		if !slices.Contains(accounts, h.Account) {
 			accounts = append(accounts, h.Account)
+		}
+	}
+	for _, in := range bg {
+		if !slices.Contains(accounts, in.Account) {
+			accounts = append(accounts, in.Account)
 		}
 	}
 	switch len(accounts) {
@@ -179,16 +212,85 @@ func (c *CloseCmd) closeAny(d *Deps) error {
 		d.stdout().Linef("not running: no Claude runs %s; nothing to stop", where)
 		return nil
 	case 1:
-		return c.stop(d, held, accounts[0], closeCommand(d.Env, accounts[0], top))
+		return errors.Join(c.stop(d, held, accounts[0], closeCommand(d.Env, accounts[0], top)), c.stopBackground(d, bg))
 	}
 	var whose, closes []string
 	for _, h := range held {
 		whose = append(whose, fmt.Sprintf("claude (%s) as PID %d", h.Account, claudePID(h.Holder)))
 	}
+	for _, in := range bg {
+		whose = append(whose, fmt.Sprintf("claude (%s) background session %s", in.Account, in.ID))
+	}
 	for _, a := range accounts {
 		closes = append(closes, "'"+closeCommand(d.Env, a, top)+"'")
 	}
-	return UsageError{fmt.Errorf("%d Claudes run %s: %s; name one: %s", len(held), where, joinOr(whose, "and"), joinOr(closes, "or"))}
+	return UsageError{fmt.Errorf("%d Claudes run %s: %s; name one: %s", len(whose), where, joinOr(whose, "and"), joinOr(closes, "or"))}
+}
+
+// byID reports whether DIR is a background session's short id (what ps
+// shows under PANE/ID) rather than a directory: 8 hex digits naming no
+// directory here.
+func (c *CloseCmd) byID(d *Deps) bool {
+	if c.Dir == "" || c.Worktree != "" || !shortID.MatchString(c.Dir) {
+		return false
+	}
+	p := c.Dir
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(d.Dir, p)
+	}
+	_, err := os.Lstat(p)
+	return err != nil
+}
+
+// shortID is Claude's short id of a background session (fleet's own rule).
+var shortID = regexp.MustCompile(`^[0-9a-f]{6,32}$`)
+
+// closeID stops the background session whose short id is c.Dir, of account
+// acct ("" any), wherever it works.
+func (c *CloseCmd) closeID(d *Deps, acct string) error {
+	if c.All {
+		return UsageError{errors.New("--all stops every workspace; drop the ID, or --all")}
+	}
+	var found []session.Info
+	for _, in := range backgroundSessions(d, acct) {
+		if in.ID == c.Dir {
+			found = append(found, in)
+		}
+	}
+	if len(found) == 0 {
+		return fmt.Errorf("no background session %s runs; 'claude-account ps' lists them (close takes the id in its PANE/ID column)", c.Dir)
+	}
+	return c.stopBackground(d, found)
+}
+
+// backgroundIn are the background sessions of acct ("" any) whose worktree
+// is top.
+func backgroundIn(d *Deps, acct, top string) []session.Info {
+	var out []session.Info
+	for _, in := range backgroundSessions(d, acct) {
+		if in.Path == top {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// stopBackground stops each background session with Claude's own stop, in
+// the config dir that hosts it, and reports each.
+func (c *CloseCmd) stopBackground(d *Deps, bg []session.Info) error {
+	var errs []error
+	for _, in := range bg {
+		if err := stopBackground(d, in, c.Timeout); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		where := "outside git"
+		if in.Path != "" {
+			where = "in " + d.Env.TildePath(in.Path)
+		}
+		d.stdout().Linef("stopped claude (%s) background session %s %s", in.Account, in.ID, where)
+	}
+	return errors.Join(errs...)
 }
 
 // holdersIn lists the instance locks held in the workspace whose top level

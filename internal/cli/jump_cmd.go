@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
+	"github.com/claude-account/claude-account/internal/shell"
 )
 
 // JumpCmd is `claude-account jump`.
@@ -29,6 +34,11 @@ ID is what 'ps' shows of a session: Claude's PID, its WORKTREE (main for a repos
 main worktree), ACCOUNT/WORKTREE where sessions of several accounts share a worktree name,
 or Claude's session id (ps --json's sessionId). A name that fits several sessions is an
 error that lists them.
+
+A background session (ps shows its short id under PANE/ID; ID takes it) has no pane: jump
+attaches it with Claude's own 'claude attach ID', run by the account's Claude in the config
+dir whose supervisor hosts it: inside tmux in a new window, else in this terminal; where
+there is no terminal it prints that command. --waiting counts one that needs input.
 
 Where it cannot jump, it prints the session's account, worktree, Claude's PID and path,
 says why, and exits 1: jump runs outside tmux (TMUX is not set), the session was not
@@ -53,12 +63,15 @@ func (c *JumpCmd) Run(d *Deps) error {
 	}
 	var in session.Info
 	if c.ID == "" {
-		if len(infos) == 0 || infos[0].State != session.Waiting {
+		if len(infos) == 0 || infos[0].State != session.Waiting && infos[0].State != fleet.NeedsInput {
 			return errors.New("no Claude session waits for you; 'claude-account ps' lists those that run")
 		}
 		in = infos[0] // waiting first, longest first
 	} else if in, err = pickSession(infos, c.ID); err != nil {
 		return err
+	}
+	if in.Kind == session.Background {
+		return attach(d, in)
 	}
 	why := cannotJump(in, d.Env.Get("TMUX"))
 	if why == "" {
@@ -115,7 +128,7 @@ func pickSession(infos []session.Info, id string) (session.Info, error) {
 	}
 	switch len(found) {
 	case 0:
-		return session.Info{}, fmt.Errorf("no running Claude session is %q; 'claude-account ps' lists them (jump takes Claude's PID, the WORKTREE or ACCOUNT/WORKTREE)", id)
+		return session.Info{}, fmt.Errorf("no running Claude session is %q; 'claude-account ps' lists them (jump takes Claude's PID, the WORKTREE or ACCOUNT/WORKTREE, or a background session's id)", id)
 	case 1:
 		return found[0], nil
 	}
@@ -127,6 +140,9 @@ func pickSession(infos []session.Info, id string) (session.Info, error) {
 }
 
 func matchSession(in session.Info, id string) bool {
+	if in.ID != "" && id == in.ID {
+		return true // a background session's short id: 8 hex digits, maybe all decimal
+	}
 	if n, err := strconv.Atoi(id); err == nil {
 		return n > 0 && (n == in.PID || n == in.LauncherPID)
 	}
@@ -135,4 +151,50 @@ func matchSession(in session.Info, id string) bool {
 		return true
 	}
 	return id == name || in.Slug != "" && id == in.Slug || in.SessionID != "" && id == in.SessionID
+}
+
+// attach opens background session in, which has no pane, with Claude's own
+// claude attach ID in the config dir that hosts it: inside tmux in a new
+// window of this client's session, else in this terminal; where there is no
+// terminal (a script, a key binding's run-shell outside tmux) it prints the
+// command that does.
+func attach(d *Deps, in session.Info) error {
+	cmd, err := fleetCommand(d, in, "attach", in.ID)
+	if err != nil {
+		return err
+	}
+	line := shellCommand(d, cmd, in.ConfigDir)
+	if ours := d.Env.Get("TMUX"); ours != "" {
+		tmux, err := exec.LookPath("tmux")
+		if err != nil {
+			return fmt.Errorf("tmux is not on PATH, so jump cannot open a window for %s; run '%s'", in.ID, line)
+		}
+		// The window's shell gets the tmux server's environment, not ours:
+		// the command line carries the config dir.
+		win := exec.Command(tmux, "-S", lock.TmuxSocket(ours), "new-window", "-n", in.ID, "-c", cmd.Dir,
+			"exec env CLAUDE_CONFIG_DIR="+shell.Quote(in.ConfigDir)+" "+shell.Join(cmd.Args))
+		var stderr bytes.Buffer
+		win.Stderr = &stderr
+		if err := win.Run(); err != nil {
+			return fmt.Errorf("tmux could not open a window for %s: %s; run '%s'", in.ID, strings.TrimSpace(stderr.String()), line)
+		}
+		return nil
+	}
+	stdout, ok := d.Stdout.(*os.File)
+	if !terminal(d.Stdin) || !ok || !terminal(stdout) {
+		d.stdout().Line(line)
+		return nil
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = d.Stdin, stdout, d.Stderr
+	return cmd.Run()
+}
+
+// terminal reports whether f is a terminal: it has a line discipline
+// (/dev/null is a character device too, and no terminal).
+func terminal(f *os.File) bool {
+	if f == nil {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlReadTermios)
+	return err == nil
 }

@@ -3,8 +3,10 @@ package cli
 import (
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 
+	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/notify"
 	"github.com/claude-account/claude-account/internal/session"
@@ -15,14 +17,27 @@ import (
 // runs inside Claude's hook, so it reads only the session's lock file and
 // its worktree's git files, starts the notifier and returns; a notification
 // that cannot be shown is dropped silently ('ps' still shows the session).
+//
+// A session whose launcher has exited still runs these hooks: one sent to
+// the background with ←, or started with --bg through the launcher (the
+// supervisor forwards the launch's settings to the session it hosts). Its
+// lock names nobody then: the account is read from the id the launcher gave
+// it, the worktree from the hook's cwd, and a session Claude's supervisor
+// hosts (CLAUDE_JOB_DIR, set in its hooks) is named with its short id and
+// the jump that attaches it.
 func notifyWaiting(d *Deps, id string, s *session.State, reason string) {
 	dir := lock.Dir(d.Env)
 	path := filepath.Join(dir, id+".lock")
-	h := lock.Read(path)
-	if h == nil {
-		h = &lock.Holder{}
+	var in session.Info
+	if h := lock.Read(path); h != nil {
+		in = session.Describe(session.Running{ID: id, Lock: lock.Held{Holder: *h, Path: path}, State: s}, d.Env.Get)
+	} else {
+		var cwd string
+		if s != nil {
+			cwd = s.Cwd
+		}
+		in = session.DescribeAgent(accountOfID(id), fleet.Agent{Cwd: cwd}, d.Env.Get)
 	}
-	in := session.Describe(session.Running{ID: id, Lock: lock.Held{Holder: *h, Path: path}, State: s}, d.Env.Get)
 	acct := in.Account
 	if acct == "" {
 		acct = id
@@ -33,10 +48,30 @@ func notifyWaiting(d *Deps, id string, s *session.State, reason string) {
 	}
 	title := "Claude waits: " + acct + " · " + where
 	body := []string{reason}
+	short := filepath.Base(d.Env.Get("CLAUDE_JOB_DIR"))
+	if !shortID.MatchString(short) {
+		short = ""
+	}
+	if short != "" {
+		title += " (background " + short + ")"
+	}
 	if in.Path != "" {
 		body = append(body, d.Env.TildePath(in.Path))
+	}
+	if short != "" {
+		body = append(body, "claude-account jump "+short)
 	}
 	if argv := notify.Command(runtime.GOOS, exec.LookPath, title, body...); argv != nil {
 		_ = notify.Start(argv)
 	}
+}
+
+// lockSuffix is what lock.Key and lock.Name add to the account in a session
+// id: the runtime's fingerprint in a work tree, a slot number past the first.
+var lockSuffix = regexp.MustCompile(`(-[0-9a-f]{16})?(\.[0-9]+)?$`)
+
+// accountOfID is the account of a session id (the lock's name: the account,
+// then the runtime's fingerprint in a work tree, then a slot past the first).
+func accountOfID(id string) string {
+	return lockSuffix.ReplaceAllString(id, "")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/usage"
@@ -36,6 +37,15 @@ through settings.json): working from a prompt until Claude stops; waiting when i
 and needs you (the end of an answer, a permission dialog, an idle notification); starting
 until Claude first reports. A session is listed while its launcher holds the workspace's
 lock, which the kernel frees when the process dies: a dead session is never listed.
+
+Background sessions (claude --bg, a session sent to the background with ←) are listed
+beside them, of every account: their worktree (from the directory they work in), Claude's
+short id under PANE/ID (what 'jump', 'close' and 'claude attach' take), Claude's own state
+(starting, working, needs input, done, failed) and, under the path, Claude's line on what
+it does or needs. One that needs input is listed among the waiting ones. They are read from
+the files of Claude's supervisor in the account dir and in the runtimes the account's record
+vouches for, never from a runtime a repository brought; ps never starts a supervisor. A
+background session is listed while its process is a Claude.
 
 Examples:
   claude-account ps
@@ -82,12 +92,22 @@ func (c *PsCmd) Run(d *Deps) error {
 		_ = tb.Flush()
 	}()
 	tb := d.stdout().Table()
-	tb.Row("STATE", "SINCE", "ACCOUNT", "WORKTREE", "BRANCH", "PID", "PANE", "PATH")
+	tb.Row("STATE", "SINCE", "ACCOUNT", "WORKTREE", "BRANCH", "PID", "PANE/ID", "PATH")
 	for _, in := range infos {
+		// A background session has no pane: its short id is what jump,
+		// close and Claude's own attach take.
+		pane := in.Pane
+		if in.Kind == session.Background {
+			pane = in.ID
+		}
 		tb.Row(in.State, since(d.Now(), in.Since), in.Account,
-			orDash(worktreeName(in)), orDash(in.Branch), strconv.Itoa(in.PID), orDash(in.Pane), orDash(d.Env.TildePath(in.Path)))
+			orDash(worktreeName(in)), orDash(in.Branch), strconv.Itoa(in.PID), orDash(pane), orDash(d.Env.TildePath(in.Path)))
 		for _, w := range in.Worktrees {
 			tb.Row("", "", "", "└ "+orDash(worktree.Flatten(w.Slug)), orDash(w.Branch), "", "", d.Env.TildePath(w.Path))
+		}
+		if in.Detail != "" {
+			// Under the path, in the last column, which sets no width.
+			tb.Row("", "", "", "", "", "", "", "└ "+in.Detail)
 		}
 	}
 	return tb.Flush()
@@ -130,7 +150,11 @@ func sessions(d *Deps, acct string) ([]session.Info, error) {
 		}
 		infos = append(infos, session.Describe(r, d.Env.Get))
 	}
-	rank := map[string]int{session.Waiting: 0, session.Working: 1, session.Starting: 2}
+	infos = append(infos, backgroundSessions(d, acct)...)
+	// A background session that needs input waits as a foreground one does;
+	// one that is done or failed waits for nobody.
+	rank := map[string]int{session.Waiting: 0, fleet.NeedsInput: 0, session.Working: 1, session.Starting: 2,
+		fleet.Done: 3, fleet.Failed: 3}
 	sort.SliceStable(infos, func(i, j int) bool {
 		a, b := infos[i], infos[j]
 		if rank[a.State] != rank[b.State] {

@@ -190,6 +190,11 @@ func (c *WorktreeListCmd) Run(d *Deps) error {
 		}
 		var states []string
 		for _, s := range sessionsOf(in.Path) {
+			if s.Kind == session.Background {
+				// Its short id: what attach, stop and jump take.
+				states = append(states, s.Account+" "+s.ID+" "+s.State)
+				continue
+			}
 			states = append(states, s.Account+" "+s.State)
 		}
 		running := strings.Join(states, ", ")
@@ -368,7 +373,8 @@ Examples:
 func (c *WorktreeListCmd) Help() string {
 	return `Shows every worktree git knows of: branch, uncommitted changes, commits ahead of and
 behind its base, whether its commits are merged (squash merges included), age, the size
-of its runtime and which accounts run Claude there.
+of its runtime and which accounts run Claude there (a background session, which Claude's
+supervisor hosts, with its short id: "max 1a2b3c4d needs input").
 
 Examples:
   claude-account worktree list

@@ -52,6 +52,9 @@ type Agent struct {
 	// (attach, stop, logs) run with CLAUDE_CONFIG_DIR set to it.
 	ConfigDir string    `json:"config_dir"`
 	Started   time.Time `json:"started"`
+	// Since is when Claude last judged its state (state.json updatedAt),
+	// Started until it has.
+	Since time.Time `json:"since"`
 }
 
 // Needs reports whether the session waits for a person.
@@ -113,7 +116,7 @@ func Read(dir string, procs Procs) Fleet {
 		seen[job] = true
 		a := Agent{ID: job, SessionID: r[1].String(), PID: pid, Cwd: r[2].String(), ConfigDir: dir,
 			State: Starting, Started: time.UnixMilli(r[5].Int())}
-		a.State, a.Detail = jobState(dir, job)
+		a.State, a.Detail, a.Since = jobState(dir, job, a.Started)
 		f.Agents = append(f.Agents, a)
 	}
 	// A session the supervisor started that has not written its record yet
@@ -131,7 +134,7 @@ func Read(dir string, procs Procs) Fleet {
 			seen[short] = true
 			a := Agent{ID: short, SessionID: w.Get("sessionId").String(), PID: pid, Cwd: w.Get("cwd").String(),
 				ConfigDir: dir, Started: time.UnixMilli(w.Get("startedAt").Int())}
-			a.State, a.Detail = jobState(dir, short)
+			a.State, a.Detail, a.Since = jobState(dir, short, a.Started)
 			f.Agents = append(f.Agents, a)
 			return true
 		})
@@ -146,28 +149,33 @@ var shortID = regexp.MustCompile(`^[0-9a-f]{6,32}$`)
 
 func validShort(s string) bool { return shortID.MatchString(s) }
 
-// jobState is Claude's judgement of a job (jobs/<id>/state.json) as shown.
-func jobState(dir, short string) (state, detail string) {
+// jobState is Claude's judgement of a job (jobs/<id>/state.json) as shown,
+// and since when (started, until Claude wrote one).
+func jobState(dir, short string, started time.Time) (state, detail string, since time.Time) {
+	since = started
 	data, err := fsx.ReadFileNoFollow(filepath.Join(dir, "jobs", short, "state.json"), recordLimit)
 	if err != nil || !gjson.ValidBytes(data) {
-		return Starting, ""
+		return Starting, "", since
 	}
-	r := gjson.GetManyBytes(data, "state", "detail", "needs")
+	r := gjson.GetManyBytes(data, "state", "detail", "needs", "updatedAt")
 	detail = oneLine(r[1].String())
+	if t, err := time.Parse(time.RFC3339Nano, r[3].String()); err == nil {
+		since = t
+	}
 	switch r[0].String() {
 	case "blocked":
 		if n := oneLine(r[2].String()); n != "" {
 			detail = n
 		}
-		return NeedsInput, detail
+		return NeedsInput, detail, since
 	case "done":
-		return Done, detail
+		return Done, detail, since
 	case "failed":
-		return Failed, detail
+		return Failed, detail, since
 	case "working":
-		return Working, detail
+		return Working, detail, since
 	}
-	return Starting, detail
+	return Starting, detail, since
 }
 
 // oneLine keeps a detail on one short line: Claude's may run on.

@@ -64,6 +64,8 @@ var gitAllowed = map[string]string{
 	"internal/claudever.askVersion os/exec.CommandContext": "`claude --version` of the Claude Code binary found on PATH or configured",
 	"internal/claudeproc.lsofCwds os/exec.CommandContext":  "Apple's /usr/sbin/lsof, else lsof found on PATH by that name (darwin only)",
 	"(*internal/cli.JumpCmd).Run os/exec.Command":          "tmux, found on PATH by that name just before",
+	"internal/cli.attach os/exec.Command":                  "tmux, found on PATH by that name just before",
+	"internal/cli.fleetCommand os/exec.Command":            "the account's Claude Code binary (launch.FindClaude), for Claude's own attach or stop of a background session",
 	"internal/cli.runOwnStatusLine os/exec.Command":        "the statusLine command of the account's own settings.json, run with sh -c as Claude Code runs it: the user's program, which Claude would have run the same way",
 	"internal/notify.Start os/exec.Command":                "the notifier notify.Command chose: osascript or notify-send, found on PATH by that name",
 }

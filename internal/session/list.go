@@ -57,13 +57,16 @@ func List(lockDir string) ([]Running, error) {
 	return out, nil
 }
 
-// Info is a running session as 'claude-account ps' shows it.
+// Info is a running session as 'claude-account ps' shows it: one the
+// launcher started (Kind Foreground) or one Claude's supervisor hosts
+// (Kind Background: claude --bg, a session sent to the background).
 type Info struct {
+	Kind        string     `json:"kind"` // foreground or background
 	Account     string     `json:"account"`
 	Path        string     `json:"path"`   // the worktree it runs in; outside git, Claude's directory
 	Slug        string     `json:"slug"`   // the worktree's name, "" for a main worktree or outside git
 	Branch      string     `json:"branch"` // "" outside git, "@<commit>" when detached
-	State       string     `json:"state"`  // starting, working or waiting
+	State       string     `json:"state"`  // starting, working or waiting; a background one's: starting, working, needs input, done, failed
 	Since       time.Time  `json:"since"`
 	PID         int        `json:"pid"`         // Claude's (the launcher's until Claude runs)
 	LauncherPID int        `json:"launcherPid"` // the launcher that holds the lock ('claude-account close' stops it)
@@ -72,6 +75,15 @@ type Info struct {
 	LockFile    string     `json:"lockFile"`
 	Pane        string     `json:"pane"`       // its tmux pane ("%3"), "" outside tmux
 	TmuxSocket  string     `json:"tmuxSocket"` // the socket of that pane's tmux server, "" outside tmux
+	// ID is a background session's short id (claude attach ID, stop ID),
+	// "" for a foreground one.
+	ID string `json:"id"`
+	// Detail is Claude's one line on a background session: what it does,
+	// or what it needs.
+	Detail string `json:"detail"`
+	// ConfigDir is the config dir whose supervisor hosts a background
+	// session: its commands run with CLAUDE_CONFIG_DIR set to it.
+	ConfigDir string `json:"configDir,omitempty"`
 }
 
 // Worktree is a worktree a session made.
@@ -85,7 +97,7 @@ type Worktree struct {
 // branch) and the worktrees it made. getenv is the environment git reads.
 func Describe(r Running, getenv func(string) string) Info {
 	h := r.Lock
-	in := Info{Account: h.Account, Path: h.Workspace, State: Starting, Since: h.Started,
+	in := Info{Kind: Foreground, Account: h.Account, Path: h.Workspace, State: Starting, Since: h.Started,
 		PID: h.ClaudePID, LauncherPID: h.PID, LockFile: h.Path, Worktrees: []Worktree{}}
 	if socket := lock.TmuxSocket(h.Tmux); socket != "" && lock.ValidPane(h.Pane) {
 		in.Pane, in.TmuxSocket = h.Pane, socket

@@ -1,0 +1,7 @@
+//go:build !(darwin || freebsd || netbsd)
+
+package cli
+
+import "golang.org/x/sys/unix"
+
+const ioctlReadTermios = unix.TCGETS

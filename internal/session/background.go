@@ -1,0 +1,31 @@
+package session
+
+import (
+	"github.com/claude-account/claude-account/internal/fleet"
+	"github.com/claude-account/claude-account/internal/gitctx"
+)
+
+// Kinds of a session.
+const (
+	Foreground = "foreground" // the launcher started it: it holds an instance lock
+	Background = "background" // Claude's supervisor hosts it (fleet.Agent)
+)
+
+// DescribeAgent is a background session of account as ps shows it: where it
+// works is the worktree of its cwd (the supervisor records the cwd of the
+// --bg that started it; a session Claude moved into a worktree it made,
+// .claude/worktrees/NAME, works there), read from git's files as for a
+// foreground session. getenv is the environment git reads.
+func DescribeAgent(account string, a fleet.Agent, getenv func(string) string) Info {
+	in := Info{Kind: Background, Account: account, ID: a.ID, State: a.State, Detail: a.Detail,
+		Since: a.Since, PID: a.PID, SessionID: a.SessionID, ConfigDir: a.ConfigDir,
+		Path: a.Cwd, Worktrees: []Worktree{}}
+	if a.Cwd == "" {
+		return in
+	}
+	if ctx, err := gitctx.Detect(a.Cwd, getenv); err == nil && ctx.Toplevel != "" {
+		in.Path = ctx.Toplevel
+		in.Slug, in.Branch = where(ctx)
+	}
+	return in
+}
