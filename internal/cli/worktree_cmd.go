@@ -125,7 +125,7 @@ func newWorktree(d *Deps, f AccountFlags, slug, base string, ephemeral bool) (*w
 	if err != nil {
 		return nil, nil, err
 	}
-	o := worktree.Options{Slug: slug, Base: base, Ephemeral: ephemeral, Now: d.Now(), Background: backgroundIn(d, a)}
+	o := worktree.Options{Slug: slug, Base: base, Ephemeral: ephemeral, Now: d.Now(), Background: fleetKeeping(d, a)}
 	if a != nil {
 		o.SymlinkDirs, o.SparsePaths = a.Config.Worktree.SymlinkDirs, a.Config.Worktree.SparsePaths
 	}
@@ -230,7 +230,7 @@ func (c *WorktreeRmCmd) Run(d *Deps) error {
 	// Asked before the removal: afterwards the working directory is gone.
 	inside := standsIn(d.Dir, e.Path)
 	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(),
-		Background: backgroundIn(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+		Background: fleetKeeping(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}
@@ -273,7 +273,7 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 		return err
 	}
 	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(),
-		Background: backgroundIn(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
+		Background: fleetKeeping(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
 	}

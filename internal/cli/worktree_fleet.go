@@ -12,7 +12,6 @@ import (
 	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/launch"
-	"github.com/claude-account/claude-account/internal/runtimes"
 	"github.com/claude-account/claude-account/internal/shell"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
@@ -47,25 +46,23 @@ func fleetHosts(d *Deps, a *account.Account) []fleetHost {
 			continue
 		}
 		seen[dir] = true
-		hosts = append(hosts, fleetHost{account: name, dir: dir})
-		rts, _ := runtimes.List(dir)
-		for _, rt := range rts {
-			if rt.Made && !seen[rt.Dir] {
-				seen[rt.Dir] = true
-				hosts = append(hosts, fleetHost{account: name, dir: rt.Dir, runtime: true})
+		for i, c := range fleetDirs(dir) {
+			if i == 0 || !seen[c] {
+				seen[c] = true
+				hosts = append(hosts, fleetHost{account: name, dir: c, runtime: i > 0})
 			}
 		}
 	}
 	return hosts
 }
 
-// backgroundIn gives, for rm and gc, what of Claude's fleet keeps a
+// fleetKeeping gives, for rm and gc, what of Claude's fleet keeps a
 // worktree: every background session of every account that works in it or
 // below (Claude's own .claude/worktrees/ inside it included), and every
 // supervisor running in a runtime inside its git dir (it writes there, and
 // its sessions with it, wherever they work). The fleets are read once, on
 // first use.
-func backgroundIn(d *Deps, a *account.Account) func(path, gitDir string) []worktree.Hosted {
+func fleetKeeping(d *Deps, a *account.Account) func(path, gitDir string) []worktree.Hosted {
 	var once sync.Once
 	type read struct {
 		host  fleetHost
@@ -106,15 +103,12 @@ func backgroundIn(d *Deps, a *account.Account) func(path, gitDir string) []workt
 	}
 }
 
-// stopCommand is Claude's own command that stops the background session id
-// hosted in h, as the user runs it: the account's command (claude<name>
-// runs every fleet command in the account dir), or Claude's with the
-// runtime's config dir for a supervisor kept in a runtime.
+// stopCommand is the command that stops background session id hosted in h:
+// close finds it by its id in the account dir and in every runtime the
+// account vouches for, and stops it with Claude's own stop there, so it
+// works with or without the Nix module's claude<name> command.
 func stopCommand(h fleetHost, id string) string {
-	if h.runtime {
-		return "CLAUDE_CONFIG_DIR=" + shell.Quote(h.dir) + " claude stop " + id
-	}
-	return "claude" + h.account + " stop " + id
+	return "claude-account close " + id
 }
 
 // aliveFn reports whether a PID is a process now, from one look at the
