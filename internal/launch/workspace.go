@@ -264,8 +264,12 @@ func (w *Workspace) Input() configdir.Input {
 		// goes into what every background session of the account reads.
 		ctx = gitctx.Context{Kind: gitctx.NotGit, Dir: w.dir}
 	}
-	return configdir.Input{Account: w.Account, Context: ctx, Layout: w.Layout,
+	in := configdir.Input{Account: w.Account, Context: ctx, Layout: w.Layout,
 		Trust: TrustStore(w.env), Now: w.now(), Claude: w.Claude, Unclean: w.Unclean}
+	if w.fleet && w.InWorkTree() {
+		in.Trusting = w.Context
+	}
+	return in
 }
 
 // TrustStore is where `claude-account trust` keeps its approvals: data, not
