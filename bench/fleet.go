@@ -54,7 +54,7 @@ type fleetSide struct {
 func fleetMemory(work string, t tools, claude string) {
 	const title = "fleet memory (background sessions from 3 worktrees)"
 	if claude == "" {
-		fmt.Printf("%s: skipped: no real Claude Code named; give one whose --bg works (≥ %s) with -claude PATH or $BENCH_CLAUDE\n\n", title, claudever.BackgroundSessions)
+		fmt.Printf("%s: skipped: no real Claude Code named; give one whose --bg works (≥ %s) with -claude PATH or $BENCH_CLAUDE\n\n", title, claudever.Background)
 		return
 	}
 	c := claudever.Identify(claude, "", nil)
@@ -62,8 +62,8 @@ func fleetMemory(work string, t tools, claude string) {
 	case !c.Known:
 		fmt.Printf("%s: skipped: the release of %s cannot be read: %s\n\n", title, claude, c.Problem)
 		return
-	case !c.Has(claudever.BackgroundSessions):
-		fmt.Printf("%s: skipped: Claude Code %s has no background sessions (needs ≥ %s)\n\n", title, c.Version, claudever.BackgroundSessions)
+	case !c.Has(claudever.Background):
+		fmt.Printf("%s: skipped: Claude Code %s has no background sessions (needs ≥ %s)\n\n", title, c.Version, claudever.Background)
 		return
 	}
 	if _, err := os.Stat("/proc/self/smaps_rollup"); err != nil {

@@ -44,14 +44,19 @@ var (
 	// (package usage). Read from the binaries: 2.1.90 has it, 2.0.77 does
 	// not.
 	RateLimitsInStatus = V(2, 1, 80)
-	// BackgroundSessions: claude --bg starts a session its supervisor hosts
-	// (DESIGN.md fact 20; 2.1.129–2.1.140 answer "not enabled").
-	BackgroundSessions = V(2, 1, 141)
-	// AgentsJSON: claude agents --json lists the supervisor's sessions.
-	AgentsJSON = V(2, 1, 145)
+	// Background: claude --bg (--background) sends a session to the config
+	// dir's supervisor, and attach, logs, stop, kill, rm and respawn act on
+	// those sessions (2.1.129–2.1.140 answer "not enabled"; DESIGN.md fact
+	// 20).
+	Background = V(2, 1, 141)
+	// DaemonCommand: claude daemon (the supervisor's own command: status,
+	// stop) is a command; before, the word is a prompt.
+	DaemonCommand = V(2, 1, 143)
+	// AgentView: claude agents is the agent view of the fleet (--json lists
+	// the background sessions); before, it manages subagents.
+	AgentView = V(2, 1, 145)
 	// ProcessWrapper: CLAUDE_CODE_PROCESS_WRAPPER (setting processWrapper)
-	// starts the supervisor and each session it hosts through a launcher,
-	// with Claude's command as its arguments.
+	// starts the supervisor and each session it hosts through a program.
 	ProcessWrapper = V(2, 1, 208)
 	// Oldest is the oldest release the launcher supports, for what it has.
 	Oldest = V(2, 0, 77)

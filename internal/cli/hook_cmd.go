@@ -207,6 +207,12 @@ func hookState(d *Deps, args []string) error {
 	if err := json.NewDecoder(d.Stdin).Decode(&in); err != nil {
 		return fmt.Errorf("hook state: reading the hook's JSON from stdin: %v; Claude Code sends it when it runs the hook", err)
 	}
+	if session.InBackground(d.Env.Get) {
+		// A background session's hooks (one sent there with ← keeps the
+		// launcher's) outlive the launcher whose token they carry: its
+		// state is the fleet's (claude agents), not a session of ps.
+		return nil
+	}
 	var wait func(*session.State, string)
 	if notify {
 		wait = func(s *session.State, reason string) { notifyWaiting(d, id, s, reason) }

@@ -38,6 +38,10 @@ A session (interactive, or -p) takes the workspace's lock and gets the launcher'
 hooks for 'ps' as flag settings (claude --settings). Claude's own commands (mcp,
 plugin, auth, doctor, --version, --help …, those its release has) are not
 sessions: they run beside one.
+Claude's fleet (--bg, --background, agents, attach, logs, stop, kill, rm, respawn,
+daemon; Claude Code 2.1.141 and later) runs with the account dir as its config dir
+from any directory, in that directory: the account has one supervisor, and every
+worktree sees and acts on all of its background sessions.
 Flags after Claude's arguments are Claude's: put --account before them. A word
 there that Claude has no flag for and that is within two edits of a launcher flag
 (--worktre, --acount), or a launcher flag Claude does not have (-p hi --dry-run),
@@ -133,6 +137,8 @@ func (c *RunCmd) Run(d *Deps) error {
 			d.stdout().Line(l)
 		}
 		return err
+	case inv.Fleet:
+		return exitStatus(ws.Fleet(args, inv.Starts, io))
 	case !inv.Session:
 		return exitStatus(ws.Command(args, io))
 	}

@@ -147,6 +147,7 @@ func syncDigest(f *stateFacts, extra []coalesce.Key, configDir string) string {
 	strs(f.Names)
 	str(f.TrustRoot)
 	strs(f.TrustPaths)
+	flag(f.EachTrust)
 	num(len(extra))
 	for _, k := range extra {
 		str(k.Name)

@@ -114,6 +114,12 @@ type Input struct {
 	// (Unix nanoseconds; lock.Unclean): what changed in it until then may be
 	// that Claude's, what changed later is not. 0: it ended with it.
 	Unclean int64
+	// Trusting, outside a runtime, is the work tree whose repository's
+	// trust the account dir takes from the ledger (a launch of Claude's
+	// fleet from it: the background session runs with the account dir, and
+	// claude --bg refuses a workspace it does not find trusted there); the
+	// zero Context for none.
+	Trusting gitctx.Context
 }
 
 // MakePlan reads the current state and lists the steps that bring it to the

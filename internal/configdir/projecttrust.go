@@ -23,15 +23,17 @@ func RepositoryRoot(ctx gitctx.Context) string {
 // (claudever.TrustPerRepository), each worktree's own before; both for a
 // release nothing could tell (an entry the other releases do not read is
 // harmless). The ledger records it per repository (RepositoryRoot) either way.
-func trustPaths(in Input) []string {
-	root := RepositoryRoot(in.Context)
+func trustPaths(in Input) []string { return trustPathsOf(in.Context, in.Claude) }
+
+func trustPathsOf(ctx gitctx.Context, claude claudever.Binary) []string {
+	root := RepositoryRoot(ctx)
 	switch {
-	case !in.Claude.Known && root != in.Context.Toplevel:
-		return []string{root, in.Context.Toplevel}
-	case in.Claude.Has(claudever.TrustPerRepository):
+	case !claude.Known && root != ctx.Toplevel:
+		return []string{root, ctx.Toplevel}
+	case claude.Has(claudever.TrustPerRepository):
 		return []string{root}
 	}
-	return []string{in.Context.Toplevel}
+	return []string{ctx.Toplevel}
 }
 
 // trustKey is the "projects" key to splice into a config dir's .claude.json

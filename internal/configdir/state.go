@@ -104,8 +104,15 @@ func (p *Plan) planClaudeState(s *stateInput) error {
 		// archive extracted over the checkout) is not Claude's.
 		Untrusted: !p.untouched(state) || !p.untouched(rf.path),
 		Fix:       "fix the JSON by hand or restore it from " + filepath.Join(p.ConfigDir, "backups")}
-	if p.IsRuntime {
+	switch {
+	case p.IsRuntime:
 		facts.TrustRoot, facts.TrustPaths = RepositoryRoot(in.Context), trustPaths(in)
+	case in.Trusting.Toplevel != "":
+		// The account dir holds the trust of every repository its fleet
+		// was started from, as plain Claude's one config dir does: each
+		// is put in whenever the ledger has it, not once per config dir.
+		facts.TrustRoot, facts.TrustPaths = RepositoryRoot(in.Trusting), trustPathsOf(in.Trusting, in.Claude)
+		facts.EachTrust = true
 	}
 	inputs := func() string { return syncDigest(&facts, managed, p.ConfigDir) }
 	if s.fresh {
@@ -238,6 +245,10 @@ type stateFacts struct {
 	// paths the Claude in use looks the answer up under.
 	TrustRoot  string
 	TrustPaths []string
+	// EachTrust: the config dir holds many repositories' trust (the
+	// account dir's, for the fleet): TrustRoot's is put in whenever it is
+	// missing, not once.
+	EachTrust bool
 }
 
 // stateDecision is what decideState decided: the keys to splice into the
@@ -311,8 +322,10 @@ func decideState(f stateFacts) (stateDecision, error) {
 		}
 	}
 
-	if f.TrustRoot != "" && !d.Seen.TrustSeeded && d.Ledger.IsTrusted(f.TrustRoot) {
-		d.Seen.TrustSeeded = true
+	if f.TrustRoot != "" && (f.EachTrust || !d.Seen.TrustSeeded) && d.Ledger.IsTrusted(f.TrustRoot) {
+		if !f.EachTrust {
+			d.Seen.TrustSeeded = true
+		}
 		key, err := trustKey(f.Cur, f.TrustPaths)
 		if err != nil {
 			return d, fileError(f.Path, err, f.Fix)

@@ -389,3 +389,31 @@ func laterOnDisk(t *testing.T, at int64) {
 		}
 	}
 }
+
+// TestDecideStateEachTrust: the account dir, which a fleet launch makes the
+// config dir of background sessions from many repositories, gets each
+// trusted repository's trust whenever it lacks it, even once seeded.
+func TestDecideStateEachTrust(t *testing.T) {
+	book := &ledger.Ledger{Trusted: []string{"/src/app", "/src/lib"}}
+	cur := []byte(`{"projects":{"/src/app":{"hasTrustDialogAccepted":true,"x":1}}}`)
+	d, err := decideState(stateFacts{Path: "/acct/.claude.json", Cur: cur, Ledger: book,
+		Seen: record{TrustSeeded: true}, TrustRoot: "/src/lib", TrustPaths: []string{"/src/lib"}, EachTrust: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := spliced(t, cur, d)
+	if lookup(t, out, "projects", "/src/lib", "hasTrustDialogAccepted") != "true" || lookup(t, out, "projects", "/src/app", "x") != "1" {
+		t.Errorf("the account dir gets a second repository's trust and keeps the first's entry: %s", out)
+	}
+	d, err = decideState(stateFacts{Path: "/acct/.claude.json", Cur: cur, Ledger: book,
+		TrustRoot: "/src/other", TrustPaths: []string{"/src/other"}, EachTrust: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := spliced(t, cur, d); lookup(t, out, "projects", "/src/other", "hasTrustDialogAccepted") != "" {
+		t.Errorf("a repository the ledger does not trust is not trusted: %s", out)
+	}
+	if d.Seen.TrustSeeded {
+		t.Error("the account dir's record says nothing of one repository's trust")
+	}
+}

@@ -7,7 +7,7 @@ import (
 )
 
 // bgNotEnabled is the first release that knows claude --bg but answers it
-// "not enabled" (until claudever.BackgroundSessions).
+// "not enabled" (until claudever.Background).
 var bgNotEnabled = claudever.V(2, 1, 129)
 
 // Fleet is what Claude's own fleet (background sessions, agent view, the
@@ -35,17 +35,17 @@ func FleetOf(c claudever.Binary) Fleet {
 	env := "hosted sessions keep the environment of the launch that started the account's supervisor (its API address and other variables)"
 	switch {
 	case !c.Known:
-		return Fleet{Summary: fmt.Sprintf("not known: the release of this Claude cannot be read; background sessions need Claude Code ≥ %s", claudever.BackgroundSessions)}
-	case !c.Has(claudever.BackgroundSessions):
-		f := Fleet{Needs: claudever.BackgroundSessions.String(),
-			Summary: fmt.Sprintf("none on this version: needs Claude Code ≥ %s (claude --bg, claude agents)", claudever.BackgroundSessions)}
+		return Fleet{Summary: fmt.Sprintf("not known: the release of this Claude cannot be read; background sessions need Claude Code ≥ %s", claudever.Background)}
+	case !c.Has(claudever.Background):
+		f := Fleet{Needs: claudever.Background.String(),
+			Summary: fmt.Sprintf("none on this version: needs Claude Code ≥ %s (claude --bg, claude agents)", claudever.Background)}
 		if c.Has(bgNotEnabled) {
-			f.Summary = fmt.Sprintf("none on this version: Claude Code %s answers claude --bg \"not enabled\"; needs ≥ %s", c.Version, claudever.BackgroundSessions)
+			f.Summary = fmt.Sprintf("none on this version: Claude Code %s answers claude --bg \"not enabled\"; needs ≥ %s", c.Version, claudever.Background)
 		}
 		return f
-	case !c.Has(claudever.AgentsJSON):
-		return Fleet{Background: true, Needs: claudever.AgentsJSON.String(),
-			Summary: fmt.Sprintf("one fleet per account; no agents --json (needs ≥ %s); no process wrapper (%s+): %s", claudever.AgentsJSON, claudever.ProcessWrapper, env)}
+	case !c.Has(claudever.AgentView):
+		return Fleet{Background: true, Needs: claudever.AgentView.String(),
+			Summary: fmt.Sprintf("one fleet per account; no agents --json (needs ≥ %s); no process wrapper (%s+): %s", claudever.AgentView, claudever.ProcessWrapper, env)}
 	case !c.Has(claudever.ProcessWrapper):
 		return Fleet{Background: true, Agents: true, Needs: claudever.ProcessWrapper.String(),
 			Summary: fmt.Sprintf("one fleet per account; agent view; no process wrapper (%s+): %s", claudever.ProcessWrapper, env)}

@@ -146,6 +146,16 @@ func (w *Workspace) removeIfEphemeral(io IO) {
 	if w.Context.Kind != gitctx.Linked {
 		return // only a linked worktree is ever ephemeral: nothing to list
 	}
+	if m := worktree.ReadMeta(w.Context.GitDir); m == nil || !m.Ephemeral {
+		return
+	}
+	if in := w.backgroundIn(w.Context.Toplevel); len(in) > 0 {
+		// The session went on in the background (--bg, ←): never removed
+		// under it, and still ephemeral for the pass after the next.
+		io.Note(fmt.Sprintf("kept the ephemeral worktree %s: background session %s works in it; it stays ephemeral, and is removed after a later session there once no session works in it",
+			w.env.TildePath(w.Context.Toplevel), in[0].ID))
+		return
+	}
 	o := worktree.RemoveOptions{Running: lock.RunningIn(w.lockDir, func(err error) { io.Note(err.Error()) }),
 		AccountDir: AccountDirs(w.env, w.Account), Now: w.now()}
 	for _, note := range worktree.AfterExit(w.Context, w.Account.WorktreeDir(w.env), w.env.List(), o, w.env.TildePath) {

@@ -28,7 +28,9 @@ func (w *Workspace) ClaudeEnv() env.Env {
 	// within claudemax): it would use this account's Claude.
 	delete(e, "CLAUDE_ACCOUNT_DIR")
 	delete(e, "CLAUDE_ACCOUNT_CLAUDE")
-	if w.InWorkTree() && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" && w.Claude.Has(claudever.TaskListID) {
+	// Not for the fleet: its supervisor keeps the environment it starts
+	// with for every session it hosts, from any worktree.
+	if w.InWorkTree() && !w.fleet && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" && w.Claude.Has(claudever.TaskListID) {
 		e["CLAUDE_CODE_TASK_LIST_ID"] = "ws-" + w.Context.Fingerprint
 		if m := worktree.ReadMeta(w.Context.GitDir); m != nil && w.Context.Kind == gitctx.Linked {
 			e["CLAUDE_CODE_TASK_LIST_ID"] = worktree.Flatten(m.Slug)

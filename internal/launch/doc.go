@@ -15,5 +15,10 @@
 //     account shares (configdir.Harvest, applied like any plan), mark the
 //     runtime quiet, and remove an ephemeral worktree left without work.
 //
+// Claude's fleet (fleet.go: claude --bg, agents, attach, logs, stop, rm,
+// respawn, daemon) skips 3's lock and hooks and all of 5: it runs with the
+// account dir as its config dir, wherever it starts, so that the account has
+// one supervisor of background sessions.
+//
 // DryRun prints steps 3 and 4 without doing them.
 package launch

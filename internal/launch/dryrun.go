@@ -18,6 +18,9 @@ func (w *Workspace) DryRun(args []string, inv session.Invocation, io IO) ([]stri
 	if err := w.Launchable(); err != nil {
 		return nil, err
 	}
+	if inv.Fleet {
+		w.toFleet()
+	}
 	plan, err := configdir.MakePlan(w.Input())
 	if err != nil {
 		return nil, err
@@ -30,10 +33,13 @@ func (w *Workspace) DryRun(args []string, inv session.Invocation, io IO) ([]stri
 	for _, n := range append(w.Context.Notes, plan.Notes...) {
 		lines = append(lines, "note: "+n)
 	}
-	if inv.Session {
+	switch {
+	case inv.Fleet:
+		lines = append(lines, fmt.Sprintf("note: 'claude %s' is one of Claude's fleet: it runs with the account dir as its config dir, where the account's background sessions are, without the instance lock or the launcher's hooks", inv.Command))
+	case inv.Session:
 		// The session's name is its lock's; its holder is not known yet.
 		args = w.sessionArgs(strings.TrimSuffix(lock.Name(w.LockKey(), 0), ".lock"), "PID-START", args, io)
-	} else {
+	default:
 		lines = append(lines, fmt.Sprintf("note: 'claude %s' is a command, not a session: it runs beside a session in this workspace, without the instance lock", inv.Command))
 	}
 	return append(lines, "exec "+envWords(w.env, w.ClaudeEnv())+" "+shell.Join(append([]string{w.Claude.Path}, args...))), nil

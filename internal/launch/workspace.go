@@ -52,6 +52,10 @@ type Workspace struct {
 	// after the runtime was last left alone came from elsewhere.
 	started int64
 
+	// fleet: the launch is one of Claude's fleet (session.Invocation.Fleet),
+	// run with the account dir as its config dir (Fleet).
+	fleet bool
+
 	env     env.Env
 	dir     string // the working directory
 	now     func() time.Time
@@ -150,7 +154,7 @@ func (w *Workspace) Toplevel() string {
 
 // Where names the workspace in messages.
 func (w *Workspace) Where() string {
-	if !w.InWorkTree() {
+	if !w.InWorkTree() || w.fleet {
 		return "a directory outside any git work tree"
 	}
 	return w.env.TildePath(w.Context.Toplevel)
@@ -160,7 +164,7 @@ func (w *Workspace) Where() string {
 // work trees can share one git dir (GIT_WORK_TREE, a .git file naming
 // another repository's git dir), and so one runtime: they take one lock.
 func (w *Workspace) LockKey() string {
-	if !w.InWorkTree() {
+	if !w.InWorkTree() || w.fleet {
 		return lock.Key(w.Account.Name, "")
 	}
 	return lock.Key(w.Account.Name, gitctx.Fingerprint(w.Layout.ConfigDir))
@@ -254,8 +258,18 @@ func (w *Workspace) untouched(quiet int64) bool {
 // Input is what the config dir's plan is made from: one place, so run,
 // doctor and status plan alike.
 func (w *Workspace) Input() configdir.Input {
-	return configdir.Input{Account: w.Account, Context: w.Context, Layout: w.Layout,
+	ctx := w.Context
+	if w.fleet {
+		// The account dir, planned as outside git: no worktree's overlay
+		// goes into what every background session of the account reads.
+		ctx = gitctx.Context{Kind: gitctx.NotGit, Dir: w.dir}
+	}
+	in := configdir.Input{Account: w.Account, Context: ctx, Layout: w.Layout,
 		Trust: TrustStore(w.env), Now: w.now(), Claude: w.Claude, Unclean: w.Unclean}
+	if w.fleet && w.InWorkTree() {
+		in.Trusting = w.Context
+	}
+	return in
 }
 
 // TrustStore is where `claude-account trust` keeps its approvals: data, not

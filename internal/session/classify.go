@@ -20,8 +20,15 @@ type Invocation struct {
 	// Print is -p/--print: a session that ends by itself.
 	Print bool
 	// Command names what runs instead of a session ("mcp", "--version"),
-	// when Session is false.
+	// when Session is false; "--bg" for a session sent to the background.
 	Command string
+	// Fleet: the invocation is one of Claude's fleet (Fleet): it runs with
+	// the account dir as its config dir, wherever it is started.
+	Fleet bool
+	// Starts: a fleet invocation that starts a background session (--bg,
+	// --background, respawn), which the supervisor hosts with its own
+	// environment.
+	Starts bool
 }
 
 // Commands are Claude Code's subcommands that are not sessions, each with
@@ -46,8 +53,10 @@ type Invocation struct {
 // session; and the hidden commands other programs call (2.1.330: edit-hook,
 // edit-*-settings, edit-permission-rules, edit-skill-overrides,
 // workspace-trust, worktree-hook, design-login, "used by the VS Code
-// extension" or Claude Desktop; daemon from 2.1.143, the supervisor of
-// background sessions), which therefore count as sessions here.
+// extension" or Claude Desktop), which therefore count as sessions here.
+// daemon (from 2.1.143, the supervisor of background sessions) is hidden
+// too, but users type it ('claude daemon stop'): it is a command of the
+// fleet (Fleet).
 var Commands = map[string]claudever.Version{
 	// In every release measured: the oldest supported has them.
 	"mcp": claudever.Oldest, "plugin": claudever.Oldest, "setup-token": claudever.Oldest,
@@ -61,6 +70,7 @@ var Commands = map[string]claudever.Version{
 	"project": claudever.V(2, 1, 143), "ultrareview": claudever.V(2, 1, 143),
 	"attach": claudever.V(2, 1, 143), "logs": claudever.V(2, 1, 143), "rm": claudever.V(2, 1, 143),
 	"stop": claudever.V(2, 1, 143), "kill": claudever.V(2, 1, 143), "respawn": claudever.V(2, 1, 143),
+	"daemon": claudever.DaemonCommand,
 	// after 2.1.144; import-conversations is hidden
 	"gateway": claudever.V(2, 1, 197), "import-conversations": claudever.V(2, 1, 197),
 	// after 2.1.197; sandbox is hidden
@@ -135,6 +145,11 @@ func looksLikeOption(arg string) bool { return len(arg) > 1 && arg[0] == '-' }
 // release has one of that name (IsCommand) and otherwise the prompt.
 // --version and --help anywhere among the options are commands too.
 func Classify(args []string, claude claudever.Binary) Invocation {
+	inv := classify(args, claude)
+	return fleetInvocation(inv, args, claude)
+}
+
+func classify(args []string, claude claudever.Binary) Invocation {
 	inv := Invocation{Session: true}
 	operand := ""
 	for i := 0; i < len(args); i++ {

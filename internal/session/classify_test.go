@@ -74,11 +74,17 @@ func TestClassify(t *testing.T) {
 		args := strings.Fields(tc.args)
 		want := Invocation{Session: tc.session, Print: tc.print, Command: tc.command}
 		for _, claude := range []claudever.Binary{release(2, 1, 330), {}} {
-			if got := Classify(args, claude); got != want {
+			if got := plain(Classify(args, claude)); got != want {
 				t.Errorf("Classify(%q, %s) = %+v, want %+v", tc.args, claude.Describe(), got, want)
 			}
 		}
 	}
+}
+
+// plain is an invocation without what TestClassifyFleet checks.
+func plain(inv Invocation) Invocation {
+	inv.Fleet, inv.Starts = false, false
+	return inv
 }
 
 // measured are the releases Commands was measured on.
@@ -130,11 +136,14 @@ func TestClassifyByRelease(t *testing.T) {
 		{"--version", release(2, 0, 77), false, false, "--version"},
 		// Commands left out of the table are sessions everywhere.
 		{"remote-control", release(2, 1, 330), true, false, ""},
-		{"daemon status", release(2, 1, 330), true, false, ""},
+		// daemon is a command from 2.1.143, a prompt before.
+		{"daemon status", release(2, 1, 90), true, false, ""},
+		{"daemon status", release(2, 1, 143), false, false, "daemon"},
+		{"daemon stop --any", release(2, 1, 330), false, false, "daemon"},
 	} {
 		args := strings.Fields(tc.args)
 		want := Invocation{Session: tc.session, Print: tc.print, Command: tc.command}
-		if got := Classify(args, tc.claude); got != want {
+		if got := plain(Classify(args, tc.claude)); got != want {
 			t.Errorf("Classify(%q, %s) = %+v, want %+v", tc.args, tc.claude.Describe(), got, want)
 		}
 	}

@@ -119,6 +119,16 @@ func next(event, notification, source string) string {
 // a moment ago, and a loop of quick stops and dialogs is not a storm of them.
 const NotifyEvery = 10 * time.Second
 
+// InBackground reports whether the hook runs in a background session, one the
+// supervisor of Claude's fleet hosts, from its environment (getenv): its
+// hooks see CLAUDE_JOB_DIR (its job's dir, 2.1.197 and 2.1.332) and
+// CLAUDE_CODE_SESSION_KIND=bg (2.1.332). Such a session runs on after the
+// launcher that started it (sent to the background with ←) exits, so its
+// state would overwrite what ps says of a later session with the same id.
+func InBackground(getenv func(string) string) bool {
+	return getenv("CLAUDE_JOB_DIR") != "" || getenv("CLAUDE_CODE_SESSION_KIND") == "bg"
+}
+
 // Record takes one hook event (Claude's hook JSON, in) for session id of
 // token, and writes the session's new state when it changed. It is the
 // hook's whole work, run on every prompt and stop: one read of a small file

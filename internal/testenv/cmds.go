@@ -28,5 +28,6 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"clock":       clock,
 		"subst":       subst,
 		"killtmux":    killtmux,
+		"stopfleet":   stopfleet,
 	}
 }
