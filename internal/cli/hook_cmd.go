@@ -210,7 +210,12 @@ func hookState(d *Deps, args []string) error {
 	if session.InBackground(d.Env.Get) {
 		// A background session's hooks (one sent there with ← keeps the
 		// launcher's) outlive the launcher whose token they carry: its
-		// state is the fleet's (claude agents), not a session of ps.
+		// state is the fleet's (claude agents, ps reads it), not a session
+		// of the launcher's, so nothing is recorded; it still notifies
+		// when it waits, for nobody watches it.
+		if reason, cwd, ok := session.BackgroundWait(in); ok && notify {
+			notifyWaiting(d, id, &session.State{Cwd: cwd}, reason)
+		}
 		return nil
 	}
 	var wait func(*session.State, string)

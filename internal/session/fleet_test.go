@@ -70,3 +70,24 @@ func TestInBackground(t *testing.T) {
 		}
 	}
 }
+
+func TestBackgroundWait(t *testing.T) {
+	for _, tc := range []struct {
+		in  string
+		ok  bool
+		why string
+	}{
+		{`{"hook_event_name":"Stop","cwd":"/r"}`, true, "Its answer ended."},
+		{`{"hook_event_name":"Notification","notification_type":"permission_prompt"}`, true, "A permission dialog opened."},
+		{`{"hook_event_name":"Notification","notification_type":"elicitation_dialog"}`, true, "It asks you a question."},
+		{`{"hook_event_name":"Notification","notification_type":"idle_prompt"}`, false, ""}, // follows each stop
+		{`{"hook_event_name":"SessionStart","source":"startup"}`, false, ""},
+		{`{"hook_event_name":"UserPromptSubmit"}`, false, ""},
+		{`{}`, false, ""},
+	} {
+		why, _, ok := BackgroundWait([]byte(tc.in))
+		if ok != tc.ok || why != tc.why {
+			t.Errorf("%s: got %q %v, want %q %v", tc.in, why, ok, tc.why, tc.ok)
+		}
+	}
+}

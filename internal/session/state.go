@@ -285,3 +285,18 @@ func write(lockDir, path string, s *State) error {
 	}
 	return nil
 }
+
+// BackgroundWait is why a background session waits after the hook event in
+// (Claude's hook JSON), and the directory it works in; ok false when the
+// event does not make it wait. Such a session keeps no state of the
+// launcher's (InBackground), so there is no earlier state to tell a new
+// spell of waiting from: its start, and the idle notice that follows each
+// stop, notify nothing, so each answer or question notifies once.
+func BackgroundWait(in []byte) (why, cwd string, ok bool) {
+	f := gjson.GetManyBytes(in, "hook_event_name", "notification_type", "source", "cwd")
+	event, note := f[0].String(), f[1].String()
+	if next(event, note, f[2].String()) != Waiting || event == "SessionStart" || note == "idle_prompt" {
+		return "", "", false
+	}
+	return reason(event, note), f[3].String(), true
+}
