@@ -42,6 +42,13 @@ func (w *Workspace) Fleet(args []string, starts bool, io IO) (Status, error) {
 	}
 	w.warnRelease(io)
 	if starts {
+		// --resume ID --bg: the conversation goes where the account's
+		// supervisor looks for it (its transcript is in the worktree's
+		// runtime when it ran in the foreground), as a session's launch
+		// brings it, and is refused while it runs elsewhere.
+		if err := w.bring(args, io); err != nil {
+			return Status{}, err
+		}
 		w.renewSupervisor(io)
 	}
 	st, err := Run(Spec{
