@@ -8,6 +8,7 @@ import (
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/gitctx"
+	"github.com/claude-account/claude-account/internal/ledger"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
@@ -37,7 +38,8 @@ func (w *Workspace) Fleet(args []string, starts bool, io IO) (Status, error) {
 	w.toFleet()
 	sigs := w.signals()
 	defer func() { go sigs.Stop() }()
-	if _, _, err := w.prepareCommand(io); err != nil {
+	_, busy, err := w.prepareCommand(io)
+	if err != nil {
 		return Status{}, err
 	}
 	w.warnRelease(io)
@@ -58,7 +60,35 @@ func (w *Workspace) Fleet(args []string, starts bool, io IO) (Status, error) {
 	if err == nil && starts && !st.Stopped && st.Signal == 0 && st.Code == 0 {
 		w.keepEphemeral(io)
 	}
+	if err == nil && starts && st.Code != 0 {
+		w.trustHint(busy, io)
+	}
 	return st, err
+}
+
+// trustHint says, after Claude refused to start a background session, how
+// the account comes to trust the repository when it may not yet: Claude's
+// own message ("Workspace not trusted. Run `claude` in DIR once …") sends
+// the user to plain claude, whose answer goes to ~/.claude.json, which the
+// account never reads. The account dir is given a repository's trust when
+// the account's ledger has it (configdir's Trusting), learned from the
+// trust prompt answered in a session of the account; a session running in
+// the account dir itself (outside git) holds its .claude.json, so nothing
+// was written now.
+func (w *Workspace) trustHint(busy bool, io IO) {
+	if w.Context.Toplevel == "" {
+		return
+	}
+	root := configdir.RepositoryRoot(w.Context)
+	book, _ := ledger.Read(ledger.Path(w.Account.Dir))
+	switch {
+	case book == nil || !book.IsTrusted(root):
+		io.Note(fmt.Sprintf("if Claude said the workspace is not trusted: the account %s has not trusted %s yet; run 'claude-account run --account %s' in it once and accept Claude's trust prompt (plain claude keeps its answer in ~/.claude.json, which the account does not read), then start the background session again",
+			w.Account.Name, w.env.TildePath(root), w.Account.Name))
+	case busy:
+		io.Note(fmt.Sprintf("if Claude said the workspace is not trusted: the account %s trusts %s, but a session running outside git keeps the account dir's .claude.json, so its trust could not be put there now; start the background session again once that session ends",
+			w.Account.Name, w.env.TildePath(root)))
+	}
 }
 
 // toFleet makes the workspace's config dir the account dir (the layout
