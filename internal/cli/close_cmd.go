@@ -42,8 +42,10 @@ A background session (claude --bg, or one sent to the background with ←) is Cl
 supervisor's, not the launcher's: close stops those of the workspace too, and one named by
 its short id from anywhere, with Claude's own 'claude stop ID' run by the account's Claude
 in the config dir whose supervisor hosts it, and waits until the supervisor lists it no
-more. Only the account dir and the runtimes the account's record vouches for are looked
-at: a runtime a repository brings with it hosts nothing close would stop.
+more. An ID that is also the name of a directory here means the session (ps showed it);
+name the directory as ./ID. Only the account dir and the runtimes the account's record
+vouches for are looked at: a runtime a repository brings with it hosts nothing close
+would stop.
 
 Examples:
   claude-account close                                     # whatever runs in this workspace
@@ -228,8 +230,11 @@ func (c *CloseCmd) closeAny(d *Deps) error {
 }
 
 // byID reports whether DIR is a background session's short id (what ps
-// shows under PANE/ID) rather than a directory: 8 hex digits naming no
-// directory here.
+// shows under PANE/ID) rather than a directory: hex digits naming no
+// directory here, or naming a background session that runs now, even when
+// a directory here has that name too (the id is what ps showed; the
+// directory is still ./ID). Else a directory named like an id would turn
+// 'close ID' into stopping this worktree's foreground Claude.
 func (c *CloseCmd) byID(d *Deps) bool {
 	if c.Dir == "" || c.Worktree != "" || !shortID.MatchString(c.Dir) {
 		return false
@@ -238,8 +243,10 @@ func (c *CloseCmd) byID(d *Deps) bool {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(d.Dir, p)
 	}
-	_, err := os.Lstat(p)
-	return err != nil
+	if _, err := os.Lstat(p); err != nil {
+		return true
+	}
+	return slices.ContainsFunc(backgroundSessions(d, ""), func(in session.Info) bool { return in.ID == c.Dir })
 }
 
 // shortID is Claude's short id of a background session (fleet's own rule).
