@@ -28,6 +28,12 @@ func (w *Workspace) ClaudeEnv() env.Env {
 	// within claudemax): it would use this account's Claude.
 	delete(e, "CLAUDE_ACCOUNT_DIR")
 	delete(e, "CLAUDE_ACCOUNT_CLAUDE")
+	// Nor the marks of a background session this launch runs inside (its
+	// Bash tool running claudemax -p): they are the parent's, and the
+	// hooks of the session started here would take it for a background
+	// one and report nothing to ps (session.InBackground).
+	delete(e, "CLAUDE_JOB_DIR")
+	delete(e, "CLAUDE_CODE_SESSION_KIND")
 	// Not for the fleet: its supervisor keeps the environment it starts
 	// with for every session it hosts, from any worktree.
 	if w.InWorkTree() && !w.fleet && e.Get("CLAUDE_CODE_TASK_LIST_ID") == "" && w.Claude.Has(claudever.TaskListID) {
