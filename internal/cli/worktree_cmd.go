@@ -125,7 +125,7 @@ func newWorktree(d *Deps, f AccountFlags, slug, base string, ephemeral bool) (*w
 	if err != nil {
 		return nil, nil, err
 	}
-	o := worktree.Options{Slug: slug, Base: base, Ephemeral: ephemeral, Now: d.Now(), Background: fleetKeeping(d, a)}
+	o := worktree.Options{Slug: slug, Base: base, Ephemeral: ephemeral, Now: d.Now(), Background: fleetKeeping(d, a), Alive: aliveFn()}
 	if a != nil {
 		o.SymlinkDirs, o.SparsePaths = a.Config.Worktree.SymlinkDirs, a.Config.Worktree.SparsePaths
 	}

@@ -26,6 +26,9 @@ type Options struct {
 	// Background is as RemoveOptions.Background: a worktree the launcher
 	// did not make where Claude's fleet lives is Claude's, never reused.
 	Background func(path, gitDir string) []Hosted
+	// Alive is as RemoveOptions.Alive: a worktree of ours that Claude
+	// adopted in a session that has ended is still ours.
+	Alive func(pid int) bool
 }
 
 // Result says what New did.
@@ -454,19 +457,28 @@ func (r *Repo) exclude(line string) error {
 // work and its session are Claude's: sharing it would put two sessions'
 // edits in one checkout.
 func claudesOwn(r *Repo, e *Entry, o Options) error {
+	gitDir, _ := GitDir(e.Path)
+	ours := ReadMeta(gitDir) != nil // made by New: ours to reuse
 	// The lock is read only when git lists one: a launch reuses its
 	// worktree here.
 	if e.Locked {
 		if l := r.lockOf(e.Path); l != nil && l.Claude {
-			return fmt.Errorf("%s is the worktree Claude Code made for its %s %s (git-locked by PID %d), not one of claude-account's; pick another name", e.Path, l.Kind, l.Name, l.PID)
+			live := o.Alive == nil || o.Alive(l.PID)
+			switch {
+			case ours && !live:
+				// Claude adopted our worktree (EnterWorktree at its
+				// path) in a session that has ended, and left its lock.
+			case ours:
+				return fmt.Errorf("%s is claude-account's, but Claude Code's %s %s works in it now (PID %d); stop that session first, or pick another name", e.Path, l.Kind, l.Name, l.PID)
+			case !live:
+				return fmt.Errorf("%s is the worktree Claude Code made for its %s %s, not one of claude-account's; pick another name (its session, PID %d, has ended: 'claude-account worktree rm --force %s' removes it, saving its work)", e.Path, l.Kind, l.Name, l.PID, e.Path)
+			default:
+				return fmt.Errorf("%s is the worktree Claude Code made for its %s %s (git-locked by PID %d), not one of claude-account's; pick another name", e.Path, l.Kind, l.Name, l.PID)
+			}
 		}
 	}
-	if o.Background == nil {
+	if ours || o.Background == nil {
 		return nil
-	}
-	gitDir, _ := GitDir(e.Path)
-	if ReadMeta(gitDir) != nil {
-		return nil // made by New: ours to reuse
 	}
 	if hs := o.Background(e.Path, gitDir); len(hs) > 0 {
 		return fmt.Errorf("%s is Claude Code's own worktree: its %s works there; pick another name", e.Path, hs[0].What)
