@@ -345,7 +345,10 @@ func decideRemoval(f removalFacts) (removalPlan, error) {
 	if l := f.Lock; l != nil {
 		switch {
 		case l.Claude && f.LockLive:
-			return refuse(ReasonLocked, nil, "%s is locked by Claude's %s %s (PID %d), which still runs; let it finish or stop it, then run rm again", f.Path, l.Kind, l.Name, l.PID)
+			// The PID runs; whether it is still that session no file
+			// proves (a reused PID, or a reason a repository wrote), so the
+			// way out is named too.
+			return refuse(ReasonLocked, nil, "%s is locked by Claude's %s %s, and its PID %d runs; let it finish or stop it, then run rm again (if that process is not the session, 'git worktree unlock %s' lifts the lock)", f.Path, l.Kind, l.Name, l.PID, shell.Quote(f.Path))
 		case l.Claude && !f.Force:
 			return refuse(ReasonLocked, nil, "%s is locked by Claude's %s %s (PID %d), which has ended; 'claude-account worktree rm --force %s' lifts the lock and removes it, saving its work first", f.Path, l.Kind, l.Name, l.PID, shell.Quote(f.Path))
 		case l.Claude:

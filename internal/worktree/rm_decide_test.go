@@ -44,7 +44,7 @@ func TestDecideRemoval(t *testing.T) {
 		}, reason: ReasonBackground, err: "Claude's supervisor (max, PID 9) and background session 1a2b3c4d (max) live in " + path + "; stop them first ('CLAUDE_CONFIG_DIR=" + gitDir + "/claude-runtime/max claude daemon stop --any'), then run rm again"},
 		{name: "Claude's lock of a session that runs, forced too", f: func(f *removalFacts) {
 			f.Force, f.Lock, f.LockLive = true, &Lock{Claude: true, Kind: "session", Name: "x", PID: 77}, true
-		}, reason: ReasonLocked, err: path + " is locked by Claude's session x (PID 77), which still runs; let it finish or stop it, then run rm again"},
+		}, reason: ReasonLocked, err: path + " is locked by Claude's session x, and its PID 77 runs; let it finish or stop it, then run rm again (if that process is not the session, 'git worktree unlock " + path + "' lifts the lock)"},
 		{name: "Claude's lock of a session that ended, unforced: --force named", f: func(f *removalFacts) {
 			f.Lock = &Lock{Claude: true, Kind: "session", Name: "x", PID: 77}
 		}, reason: ReasonLocked, err: path + " is locked by Claude's session x (PID 77), which has ended; 'claude-account worktree rm --force " + path + "' lifts the lock and removes it, saving its work first"},
