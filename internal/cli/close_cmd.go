@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -236,7 +236,7 @@ func (c *CloseCmd) closeAny(d *Deps) error {
 // directory is still ./ID). Else a directory named like an id would turn
 // 'close ID' into stopping this worktree's foreground Claude.
 func (c *CloseCmd) byID(d *Deps) bool {
-	if c.Dir == "" || c.Worktree != "" || !shortID.MatchString(c.Dir) {
+	if c.Dir == "" || c.Worktree != "" || !fleet.ValidShort(c.Dir) {
 		return false
 	}
 	p := c.Dir
@@ -248,9 +248,6 @@ func (c *CloseCmd) byID(d *Deps) bool {
 	}
 	return slices.ContainsFunc(backgroundSessions(d, ""), func(in session.Info) bool { return in.ID == c.Dir })
 }
-
-// shortID is Claude's short id of a background session (fleet's own rule).
-var shortID = regexp.MustCompile(`^[0-9a-f]{6,32}$`)
 
 // closeID stops the background session whose short id is c.Dir, of account
 // acct ("" any), wherever it works.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"sync"
 
 	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -49,7 +50,7 @@ func notifyWaiting(d *Deps, id string, s *session.State, reason string) {
 	title := "Claude waits: " + acct + " · " + where
 	body := []string{reason}
 	short := filepath.Base(d.Env.Get("CLAUDE_JOB_DIR"))
-	if !shortID.MatchString(short) {
+	if !fleet.ValidShort(short) {
 		short = ""
 	}
 	if short != "" {
@@ -68,10 +69,10 @@ func notifyWaiting(d *Deps, id string, s *session.State, reason string) {
 
 // lockSuffix is what lock.Key and lock.Name add to the account in a session
 // id: the runtime's fingerprint in a work tree, a slot number past the first.
-var lockSuffix = regexp.MustCompile(`(-[0-9a-f]{16})?(\.[0-9]+)?$`)
+var lockSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(-[0-9a-f]{16})?(\.[0-9]+)?$`) })
 
 // accountOfID is the account of a session id (the lock's name: the account,
 // then the runtime's fingerprint in a work tree, then a slot past the first).
 func accountOfID(id string) string {
-	return lockSuffix.ReplaceAllString(id, "")
+	return lockSuffix().ReplaceAllString(id, "")
 }

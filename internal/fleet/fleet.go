@@ -22,7 +22,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"time"
 
@@ -143,11 +142,23 @@ func Read(dir string, procs Procs) Fleet {
 	return f
 }
 
-// shortID is Claude's short id of a background session: 8 hex digits
-// (measured); anything else in a record names no job dir.
-var shortID = regexp.MustCompile(`^[0-9a-f]{6,32}$`)
+// ValidShort reports whether s can be Claude's short id of a background
+// session: 8 lower-case hex digits measured, 6 to 32 taken; anything else in
+// a record names no job dir. Written out, not a regular expression: a
+// counted repetition compiled at start-up costs every launch its time.
+func ValidShort(s string) bool {
+	if len(s) < 6 || len(s) > 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
 
-func validShort(s string) bool { return shortID.MatchString(s) }
+func validShort(s string) bool { return ValidShort(s) }
 
 // jobState is Claude's judgement of a job (jobs/<id>/state.json) as shown,
 // and since when (started, until Claude wrote one).

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/claude-account/claude-account/internal/fsx"
 )
@@ -25,13 +26,17 @@ type Lock struct {
 	PID    int
 }
 
-// claudeLockReason is Claude's own pattern for its lock reasons (2.1.332).
-var claudeLockReason = regexp.MustCompile(`^claude (agent|session) (.{1,255}) \(pid (\d{1,10})(?: start (.{1,255}))?\)$`)
+// claudeLockReason is Claude's own pattern for its lock reasons (2.1.332),
+// compiled when a lock is first read: its counted repetitions take about
+// 3 ms to compile, which every launch would pay at start-up.
+var claudeLockReason = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^claude (agent|session) (.{1,255}) \(pid (\d{1,10})(?: start (.{1,255}))?\)$`)
+})
 
 // ParseLock reads a lock reason as Claude writes it, or as anything else.
 func ParseLock(reason string) Lock {
 	l := Lock{Reason: reason}
-	m := claudeLockReason.FindStringSubmatch(strings.TrimRight(reason, "\n"))
+	m := claudeLockReason().FindStringSubmatch(strings.TrimRight(reason, "\n"))
 	if m == nil {
 		return l
 	}
