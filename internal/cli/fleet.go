@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -27,23 +28,11 @@ import (
 // records are never read. Reading only: listing never starts a supervisor
 // (claude agents would).
 func backgroundSessions(d *Deps, acct string) []session.Info {
-	names := []string{acct}
-	if acct == "" {
-		names, _ = binding.FindAccounts(d.Env)
-	}
 	owner := map[string]string{}
 	var dirs []string
-	for _, name := range names {
-		dir, err := binding.AccountDir(d.Env, name)
-		if err != nil || dir == "" {
-			continue
-		}
-		for _, c := range fleetDirs(dir) {
-			if _, ok := owner[c]; !ok {
-				owner[c] = name
-				dirs = append(dirs, c)
-			}
-		}
+	for _, h := range fleetHosts(d, nil, acct) {
+		owner[h.dir] = h.account
+		dirs = append(dirs, h.dir)
 	}
 	var out []session.Info
 	for _, f := range fleet.ReadAll(dirs) {
@@ -52,6 +41,49 @@ func backgroundSessions(d *Deps, acct string) []session.Info {
 		}
 	}
 	return out
+}
+
+// fleetHost is a config dir whose fleet ps, close, jump, rm and gc read,
+// and the account it belongs to: the account dir itself (where every fleet invocation of the
+// launcher runs Claude), or a runtime the account's record vouches for (a
+// session sent to the background with ←, or an older launcher, started a
+// supervisor there).
+type fleetHost struct {
+	account string
+	dir     string
+	runtime bool
+}
+
+// fleetHosts is every config dir that may host a fleet of the account only,
+// or of every account found (and of a, named or bound) when only is "".
+// Runtimes count only when the account's record says the launcher made
+// them: a runtime dir a repository brings names no supervisor of the user's.
+func fleetHosts(d *Deps, a *account.Account, only string) []fleetHost {
+	names := []string{only}
+	if only == "" {
+		names = binding.KnownAccounts(d.Env)
+		if a != nil {
+			names = append(names, a.Name)
+		}
+	}
+	sort.Strings(names)
+	dirOf := launch.AccountDirs(d.Env, a)
+	var hosts []fleetHost
+	seen := map[string]bool{}
+	for _, name := range names {
+		dir := dirOf(name)
+		if dir == "" || seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		for i, c := range fleetDirs(dir) {
+			if i == 0 || !seen[c] {
+				seen[c] = true
+				hosts = append(hosts, fleetHost{account: name, dir: c, runtime: i > 0})
+			}
+		}
+	}
+	return hosts
 }
 
 // fleetDirs are the config dirs whose fleets are the account's: its dir,

@@ -3,58 +3,15 @@ package cli
 import (
 	"fmt"
 	"os"
-	"sort"
 	"sync"
 
 	"github.com/claude-account/claude-account/internal/account"
-	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudeproc"
 	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/fsx"
-	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/shell"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
-
-// fleetHost is a config dir whose fleet rm and gc read, and the account it
-// belongs to: the account dir itself (where every fleet invocation of the
-// launcher runs Claude), or a runtime the account's record vouches for (a
-// session sent to the background with ←, or an older launcher, started a
-// supervisor there).
-type fleetHost struct {
-	account string
-	dir     string
-	runtime bool
-}
-
-// fleetHosts is every config dir of every account found (and of a, named or
-// bound) that may host a fleet. Runtimes count only when the account's
-// record says the launcher made them: a runtime dir a repository brings
-// names no supervisor of the user's.
-func fleetHosts(d *Deps, a *account.Account) []fleetHost {
-	names := binding.KnownAccounts(d.Env)
-	if a != nil {
-		names = append(names, a.Name)
-	}
-	sort.Strings(names)
-	dirOf := launch.AccountDirs(d.Env, a)
-	var hosts []fleetHost
-	seen := map[string]bool{}
-	for _, name := range names {
-		dir := dirOf(name)
-		if dir == "" || seen[dir] {
-			continue
-		}
-		seen[dir] = true
-		for i, c := range fleetDirs(dir) {
-			if i == 0 || !seen[c] {
-				seen[c] = true
-				hosts = append(hosts, fleetHost{account: name, dir: c, runtime: i > 0})
-			}
-		}
-	}
-	return hosts
-}
 
 // fleetKeeping gives, for rm and gc, what of Claude's fleet keeps a
 // worktree: every background session of every account that works in it or
@@ -72,7 +29,7 @@ func fleetKeeping(d *Deps, a *account.Account) func(path, gitDir string) []workt
 	return func(path, gitDir string) []worktree.Hosted {
 		once.Do(func() {
 			procs := claudeproc.Current()
-			for _, h := range fleetHosts(d, a) {
+			for _, h := range fleetHosts(d, a, "") {
 				if f := fleet.Read(h.dir, procs); f.Live() {
 					fleets = append(fleets, read{h, f})
 				}
