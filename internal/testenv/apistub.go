@@ -17,7 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// apistub [-proxy] [-hold FILE] [-tool COMMAND] [DIR]: a loopback stand-in for the Anthropic API, the
+// apistub [-proxy] [-hold FILE] [-limit FILE] [-tool COMMAND] [DIR]: a loopback stand-in for the Anthropic API, the
 // oracle for what Claude really loaded and with which login. It listens on
 // 127.0.0.1, points the script's ANTHROPIC_BASE_URL at itself (with a fake
 // ANTHROPIC_API_KEY), records the body of every /v1/messages request as
@@ -47,6 +47,12 @@ import (
 // clock). -tool COMMAND answers a request that offers tools, and has no tool
 // result yet, with a Bash tool call running COMMAND, so that Claude asks for
 // permission; the request carrying its result gets the text answer.
+//
+// -limit FILE refuses every request while FILE exists as the API does at a
+// subscriber's five-hour limit (429, unified status "rejected", the
+// five-hour window the claim, its reset): 2.1.90 and 2.1.332 then show
+// "You've hit your … limit · resets …", fire StopFailure with
+// "error":"rate_limit", and report the window at 100% to the status line.
 func apistub(ts *testscript.TestScript, neg bool, args []string) {
 	stub := &apiStub{}
 	proxy := false
@@ -61,6 +67,9 @@ func apistub(ts *testscript.TestScript, neg bool, args []string) {
 		case args[0] == "-tool" && len(args) > 1:
 			stub.tool, args = args[1], args[2:]
 			continue
+		case args[0] == "-limit" && len(args) > 1:
+			stub.limit, args = ts.MkAbs(args[1]), args[2:]
+			continue
 		case args[0] == "-ratelimit" && len(args) > 1:
 			h, err := rateLimitHeaders(args[1])
 			ts.Check(err)
@@ -70,7 +79,7 @@ func apistub(ts *testscript.TestScript, neg bool, args []string) {
 		break
 	}
 	if neg || len(args) > 1 {
-		ts.Fatalf("usage: apistub [-proxy] [-hold FILE] [-tool COMMAND] [-ratelimit 5h=F@EPOCH,7d=F@EPOCH] [DIR]")
+		ts.Fatalf("usage: apistub [-proxy] [-hold FILE] [-limit FILE] [-tool COMMAND] [-ratelimit 5h=F@EPOCH,7d=F@EPOCH] [DIR]")
 	}
 	dir := filepath.Join(ts.Getenv("WORK"), "api")
 	if len(args) == 1 {
@@ -109,11 +118,14 @@ type apiStub struct {
 	tool string // -tool: the Bash command a first answer asks to run
 	// -ratelimit: the unified rate-limit headers every answer carries
 	ratelimit http.Header
-	ca        *stubCA       // with -proxy
-	tunnels   *connListener // with -proxy: the TLS ends of CONNECT tunnels
-	mu        sync.Mutex
-	n         int // /v1/messages requests
-	tokens    int // OAuth token requests
+	// -limit: while this file exists, every request is refused with 429 at
+	// the five-hour limit
+	limit   string
+	ca      *stubCA       // with -proxy
+	tunnels *connListener // with -proxy: the TLS ends of CONNECT tunnels
+	mu      sync.Mutex
+	n       int // /v1/messages requests
+	tokens  int // OAuth token requests
 }
 
 // Reply is the text every answer carries, for scripts to look for.
@@ -169,6 +181,12 @@ func (s *apiStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, v := range s.ratelimit {
 		w.Header()[k] = v
 	}
+	if s.limit != "" {
+		if _, err := os.Stat(s.limit); err == nil {
+			s.refuse(w)
+			return
+		}
+	}
 	id := fmt.Sprintf("msg_stub_%03d", n)
 	usage := map[string]int{"input_tokens": 1, "output_tokens": 2}
 	block := map[string]any{"type": "text", "text": Reply}
@@ -222,6 +240,26 @@ func (s *apiStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fl.Flush()
 		}
 	}
+}
+
+// refuse answers as the API does at a subscriber's five-hour limit: 429,
+// the unified status "rejected", the five-hour window as the claim that
+// decided, and its reset (the -ratelimit one, else an hour ahead).
+func (s *apiStub) refuse(w http.ResponseWriter) {
+	reset := w.Header().Get("anthropic-ratelimit-unified-5h-reset")
+	if reset == "" {
+		reset = strconv.FormatInt(time.Now().Unix()+3600, 10)
+	}
+	h := w.Header()
+	h.Set("anthropic-ratelimit-unified-status", "rejected")
+	h.Set("anthropic-ratelimit-unified-5h-status", "rejected")
+	h.Set("anthropic-ratelimit-unified-5h-utilization", "1.0")
+	h.Set("anthropic-ratelimit-unified-5h-reset", reset)
+	h.Set("anthropic-ratelimit-unified-reset", reset)
+	h.Set("anthropic-ratelimit-unified-representative-claim", "five_hour")
+	h.Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusTooManyRequests)
+	fmt.Fprint(w, `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your rate limit."}}`)
 }
 
 // rateLimitHeaders parses apistub's -ratelimit value.
