@@ -61,6 +61,9 @@ type Config struct {
 	// starts to wait for its user (notify-send, or osascript on macOS).
 	Notify   bool     `toml:"notify,omitempty"`
 	Worktree Worktree `toml:"worktree"`
+	// Identity is who the account's login must be; nil: anyone (a launch
+	// checks nothing).
+	Identity *Identity `toml:"identity,omitempty"`
 }
 
 // Worktree holds the settings of `claude-account worktree`.
@@ -204,7 +207,7 @@ func Parse(data []byte, path string) (Config, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return c, fmt.Errorf("%s: unknown key %s; known keys are name, claude, declared, settings_mode, coalesce_keys, single_instance, project_mcp, statusline and [worktree] dir, symlink_dirs, sparse_paths, use_hooks", path, strings.Join(keys, ", "))
+		return c, fmt.Errorf("%s: unknown key %s; known keys are name, claude, declared, settings_mode, coalesce_keys, single_instance, project_mcp, statusline, usage, notify, [worktree] dir, symlink_dirs, sparse_paths, use_hooks and [identity] email, organization", path, strings.Join(keys, ", "))
 	}
 	if c.Name != "" {
 		if err := ValidateName(c.Name); err != nil {
@@ -236,6 +239,9 @@ func Parse(data []byte, path string) (Config, error) {
 		if k == "" {
 			return c, fmt.Errorf("%s: coalesce_keys has an empty key; remove it", path)
 		}
+	}
+	if err := c.Identity.check(path); err != nil {
+		return c, err
 	}
 	return c, nil
 }
@@ -290,8 +296,9 @@ var typeMismatch = sync.OnceValue(func() *regexp.Regexp {
 var keyTypes = map[string]string{
 	"name": "a string", "claude": "a string", "declared": "a string", "settings_mode": "a string",
 	"project_mcp": "a string", "coalesce_keys": "a list of strings", "single_instance": "true or false",
-	"statusline": "true or false",
-	"worktree":   "a table ([worktree])", "worktree.dir": "a string", "worktree.symlink_dirs": "a list of strings",
+	"statusline": "true or false", "usage": "true or false", "notify": "true or false",
+	"identity": "a table ([identity])", "identity.email": "a string", "identity.organization": "a string",
+	"worktree": "a table ([worktree])", "worktree.dir": "a string", "worktree.symlink_dirs": "a list of strings",
 	"worktree.sparse_paths": "a list of strings", "worktree.use_hooks": "true or false",
 }
 

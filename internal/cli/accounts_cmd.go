@@ -13,6 +13,7 @@ import (
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/lock"
@@ -38,6 +39,10 @@ as its sessions last reported them (with the reset times and the age of the figu
 Claude Code it runs. Nothing is started: the release is what Claude's files (or what the
 launcher learned before) tell, else unknown.
 
+An account that declares who it must be ([identity] email and/or organization in
+account.toml) shows "as declared", "NOT … as declared" (its sessions are refused), or
+"identity not checkable" (no login recorded yet, or an API key) after its login.
+
 JSON fields, one object an account (more may be added; none is removed):
   name      the account name
   dir       its directory
@@ -49,6 +54,14 @@ JSON fields, one object an account (more may be added; none is removed):
   plan      the subscription of the login (claudeAiOauth.subscriptionType in
             .credentials.json: "pro", "max"…), null when Claude recorded none
   email     the login's address (oauthAccount.emailAddress in .claude.json), or null
+  identity  who the login is and whether it is who the account must be:
+              {login: "subscription" | "api-key" | "none",
+               recorded: {email?, organizationName?, organizationUuid?, accountUuid?,
+                          displayName?} or null (Claude's oauthAccount),
+               declared: {email?, organization?} or null ([identity] in account.toml),
+               verdict: "match" | "mismatch" | "unknown" | "not-declared", problem?}
+            a launch of an account whose verdict is "mismatch" is refused; an API key
+            carries no identity to check
   running   how many of its sessions run now (as 'ps' lists them)
   waiting   how many of those wait for you
   usage     its rate limits as its sessions last reported them (Claude Code 2.1.80
@@ -77,6 +90,7 @@ type AccountJSON struct {
 	Running  int               `json:"running"`
 	Waiting  int               `json:"waiting"`
 	Usage    json.RawMessage   `json:"usage"`
+	Identity *doctor.Identity  `json:"identity"`
 	Problem  string            `json:"problem,omitempty"`
 
 	used usage.Usage
@@ -112,13 +126,21 @@ func (c *AccountsCmd) Run(d *Deps) error {
 		if a.Problem != "" {
 			login, cl = "?", "problem: "+a.Problem
 		}
-		if a.LoggedIn != nil && *a.LoggedIn && (a.Plan != nil || a.Email != nil) {
-			var who []string
+		var who []string
+		if a.LoggedIn != nil && *a.LoggedIn {
 			for _, p := range []*string{a.Plan, a.Email} {
 				if p != nil {
 					who = append(who, *p)
 				}
 			}
+		}
+		if id := a.Identity; id != nil && id.Declared != nil {
+			// Said even without a login file: the keychain, or an
+			// identity left behind, is still who the next login is.
+			who = append(who, map[account.Verdict]string{account.Matches: "as declared", account.Unknown: "identity not checkable",
+				account.Mismatch: id.Recorded.String() + " is NOT " + id.Declared.String() + " as declared"}[id.Verdict])
+		}
+		if len(who) > 0 {
 			login += " (" + strings.Join(who, ", ") + ")"
 		}
 		sessions := "-"
@@ -158,6 +180,8 @@ func listAccounts(d *Deps) (list []AccountJSON, skipped []binding.Skipped) {
 		aj.used, _ = usage.Read(a.Dir, d.Now())
 		aj.Usage = aj.used.JSON()
 		aj.Plan, aj.Email = whoIsLoggedIn(a.Dir)
+		id := doctor.IdentityOf(a, d.Env)
+		aj.Identity = &id
 		if path, err := launch.FindClaude(launch.Candidates(a, d.Env), d.Env); err == nil {
 			b := claudever.IdentifyWith(path, claudever.Options{Cache: launch.VersionsCache(d.Env), NoAsk: true})
 			aj.Claude = &b

@@ -19,7 +19,7 @@ type DoctorCmd struct {
 	AccountFlags
 	Dir  string `arg:"" optional:"" placeholder:"DIR" help:"Check the config dir of the workspace DIR is in (what its findings' fixes name). Default: the current directory."`
 	Fix  bool   `help:"Repair what can be repaired safely, and say what was done."`
-	JSON bool   `help:"Print JSON: {account, dir, ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?, mechanism?}], fleet: {background, agents, noApiKeyLogin?, needs?, summary}}; README-CLAUDE-CODE.md (JSON) says what each field means. With no account named or bound: an array of them, one an account."`
+	JSON bool   `help:"Print JSON: {account, dir, ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?, mechanism?}], fleet: {background, agents, noApiKeyLogin?, needs?, summary}, identity: {login, recorded: {email?, organizationName?, organizationUuid?, accountUuid?, displayName?} or null, declared: {email?, organization?} or null, verdict, problem?}}; README-CLAUDE-CODE.md (JSON) says what each field means. With no account named or bound: an array of them, one an account."`
 }
 
 // Help is shown under the command's usage.
@@ -30,7 +30,9 @@ no file Claude writes is on a read-only file system, the runtime belongs to this
 workspace, the lock dir is private, and a trusted project overlay is unchanged.
 It runs Claude's --version once: Claude is not ready when it cannot start, when
 its release cannot be read, or when --version contradicts the release read from
-its files. Then says where each thing shared with the account resolves (login,
+its files. It shows who the login is, as Claude recorded it (email and
+organization), and whether that is who account.toml's [identity] says the account
+must be: a login that is someone else is a problem, and every session refused. Then says where each thing shared with the account resolves (login,
 memory, plugins, settings, MCP servers, trust), and what Claude's background
 sessions do under the launcher with its release. Exits 1 while anything is wrong.
 
@@ -57,6 +59,9 @@ type DoctorReport struct {
 	// LoggedIn: Claude will find a login here (or an API key); false: it
 	// will ask for one, once for the whole account.
 	LoggedIn bool `json:"loggedIn"`
+	// Identity: who the login is, as Claude recorded it, and whether it is
+	// who the account declares ([identity]).
+	Identity doctor.Identity `json:"identity"`
 }
 
 // Run checks, optionally fixes, and checks again.
@@ -140,7 +145,8 @@ func (c *DoctorCmd) one(d *Deps, ws *launch.Workspace) (DoctorReport, int, error
 		remaining = doctor.Check(in)
 	}
 	rep := DoctorReport{OK: len(remaining) == 0, Findings: append([]doctor.Finding{}, found...), Claude: bin,
-		Shared: configdir.SharedState(ws.Account, ws.Layout, d.Env, bin), Fleet: doctor.FleetOf(bin), LoggedIn: doctor.HasLogin(in)}
+		Shared: configdir.SharedState(ws.Account, ws.Layout, d.Env, bin), Fleet: doctor.FleetOf(bin), LoggedIn: doctor.HasLogin(in),
+		Identity: doctor.IdentityOf(ws.Account, d.Env)}
 	rep.Account, rep.Dir = ws.Account.Name, ws.Account.Dir
 	if !c.JSON {
 		for _, f := range found {
@@ -160,6 +166,7 @@ func (c *DoctorCmd) one(d *Deps, ws *launch.Workspace) (DoctorReport, int, error
 		if claudeErr == nil {
 			d.stdout().Linef("claude: %s, Claude Code %s", claudeWhere(d, bin), bin.Describe())
 		}
+		d.stdout().Linef("identity: %s", rep.Identity.Describe())
 		for _, s := range rep.Shared {
 			d.stdout().Linef("shared %s: %s", s.Name, sharedWhere(d, s))
 		}

@@ -136,14 +136,15 @@ func (c *RunCmd) Run(d *Deps) error {
 		for _, l := range lines {
 			d.stdout().Line(l)
 		}
-		return err
+		return withLogin(d, ws, err)
 	case inv.Fleet:
-		return exitStatus(ws.Fleet(args, inv.Starts, io))
+		st, err := ws.Fleet(args, inv.Starts, io)
+		return exitStatus(st, withLogin(d, ws, err))
 	case !inv.Session:
 		return exitStatus(ws.Command(args, io))
 	}
 	st, err := ws.Session(args, io)
-	return exitStatus(st, withBeside(ws, withStop(d, ws, err)))
+	return exitStatus(st, withLogin(d, ws, withBeside(ws, withStop(d, ws, err))))
 }
 
 // launchIO is the terminal Claude gets, and where the launcher's notices go.

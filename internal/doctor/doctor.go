@@ -18,7 +18,7 @@ import (
 
 // Finding is one problem.
 type Finding struct {
-	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, login-not-shared, keychain-default-dir, plugins-not-loaded, no-claude, claude-cannot-start, claude-release-unknown, claude-release-differs, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins, init-leftover
+	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, login-not-shared, keychain-default-dir, plugins-not-loaded, identity-mismatch, no-claude, claude-cannot-start, claude-release-unknown, claude-release-differs, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins, init-leftover
 	Path    string `json:"path"`
 	Message string `json:"message"` // one sentence with the fix
 	Fixable bool   `json:"fixable"`
@@ -90,6 +90,9 @@ func Check(in Input) []Finding {
 		out = append(out, Finding{ID: "keychain-default-dir", Path: in.Account.Dir, Message: err.Error()})
 	}
 	if f := pluginsNotLoaded(in); f != nil {
+		out = append(out, *f)
+	}
+	if f := identityMismatch(in); f != nil {
 		out = append(out, *f)
 	}
 	p, err := in.plan()

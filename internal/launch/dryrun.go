@@ -18,6 +18,14 @@ func (w *Workspace) DryRun(args []string, inv session.Invocation, io IO) ([]stri
 	if err := w.Launchable(); err != nil {
 		return nil, err
 	}
+	var identityNote string
+	if inv.Session || inv.Starts {
+		note, err := w.identity(args)
+		if err != nil {
+			return nil, err
+		}
+		identityNote = note
+	}
 	if inv.Fleet {
 		w.toFleet()
 	}
@@ -32,6 +40,9 @@ func (w *Workspace) DryRun(args []string, inv session.Invocation, io IO) ([]stri
 	lines := plan.Lines()
 	for _, n := range append(w.Context.Notes, plan.Notes...) {
 		lines = append(lines, "note: "+n)
+	}
+	if identityNote != "" {
+		lines = append(lines, "note: "+identityNote)
 	}
 	switch {
 	case inv.Fleet:

@@ -35,6 +35,12 @@ func (w *Workspace) Fleet(args []string, starts bool, io IO) (Status, error) {
 	if err := w.Launchable(); err != nil {
 		return Status{}, err
 	}
+	if starts {
+		// A background session is billed like any other.
+		if err := w.checkIdentity(args, io); err != nil {
+			return Status{}, err
+		}
+	}
 	w.toFleet()
 	sigs := w.signals()
 	defer func() { go sigs.Stop() }()

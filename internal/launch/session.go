@@ -24,6 +24,9 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	if err := w.Launchable(); err != nil {
 		return Status{}, err
 	}
+	if err := w.checkIdentity(args, io); err != nil {
+		return Status{}, err
+	}
 	sigs := w.signals()
 	// Stopped in the background: it costs a round trip between threads per
 	// signal, and the launcher exits right after (Signals).

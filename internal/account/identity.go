@@ -1,0 +1,252 @@
+package account
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/claude-account/claude-account/internal/fsx"
+)
+
+// Identity is who a subscription account must be logged in as: [identity]
+// in account.toml, programs.claude-code.accounts.<name>.identity in Nix.
+// A config dir can hold another login than the account's name says (a
+// browser's stale tab at /login), and nothing else tells before the invoice.
+//
+// Email matches the address Claude recorded for the login; Organization
+// matches the organization's uuid or its name as Claude recorded them. Both
+// ignore case (addresses and uuids are not case-sensitive, and a name
+// typed by hand should not fail on its case). Either may be empty; an empty
+// Identity declares nothing, and nothing is checked.
+type Identity struct {
+	Email        string `toml:"email,omitempty" json:"email,omitempty"`
+	Organization string `toml:"organization,omitempty" json:"organization,omitempty"`
+}
+
+// Declared reports whether the account declares who it must be.
+func (i *Identity) Declared() bool { return i != nil && (i.Email != "" || i.Organization != "") }
+
+// String names the declared identity in messages: "me@example.com of Acme".
+func (i *Identity) String() string {
+	if !i.Declared() {
+		return "anyone"
+	}
+	switch {
+	case i.Email == "":
+		return "organization " + i.Organization
+	case i.Organization == "":
+		return i.Email
+	}
+	return i.Email + " of organization " + i.Organization
+}
+
+// check validates a declared identity; path names account.toml in errors.
+func (i *Identity) check(path string) error {
+	if i == nil {
+		return nil
+	}
+	if i.Email == "" && i.Organization == "" {
+		return fmt.Errorf("%s: [identity] declares nothing; name email = \"you@example.com\" and/or organization = \"…\" (its name or uuid), or remove the table", path)
+	}
+	if e := i.Email; e != "" && (!strings.Contains(e, "@") || strings.ContainsAny(e, " \t\r\n") || strings.TrimSpace(e) != e) {
+		return fmt.Errorf("%s: [identity] email = %q is not an email address; write the address the account logs in with", path, e)
+	}
+	if o := i.Organization; o != "" && (strings.TrimSpace(o) != o || strings.ContainsAny(o, "\r\n")) {
+		return fmt.Errorf("%s: [identity] organization = %q has surrounding spaces or a line break; write the organization's name or uuid as Claude shows it", path, o)
+	}
+	return nil
+}
+
+// Recorded is the identity of the login a config dir holds, as Claude
+// recorded it when it logged in: the oauthAccount object of its
+// .claude.json. Every field is "" where Claude recorded none:
+// organizationName comes from a second request after the login (the
+// organization's roles), which can fail on its own.
+type Recorded struct {
+	Email            string `json:"email,omitempty"`
+	OrganizationName string `json:"organizationName,omitempty"`
+	OrganizationUUID string `json:"organizationUuid,omitempty"`
+	AccountUUID      string `json:"accountUuid,omitempty"`
+	DisplayName      string `json:"displayName,omitempty"`
+	// APIKey: the config dir holds an API key Claude keeps itself (a
+	// Console login's primaryApiKey), which bills no subscription.
+	APIKey bool `json:"-"`
+}
+
+// Known reports whether Claude recorded anything to check against.
+func (r Recorded) Known() bool {
+	return r.Email != "" || r.OrganizationName != "" || r.OrganizationUUID != ""
+}
+
+// String names the recorded identity in messages.
+func (r Recorded) String() string {
+	if !r.Known() {
+		return "nobody recorded"
+	}
+	who := r.Email
+	org := r.OrganizationName
+	if org == "" {
+		org = r.OrganizationUUID
+	} else if r.OrganizationUUID != "" {
+		org += " (" + r.OrganizationUUID + ")"
+	}
+	switch {
+	case who == "":
+		return "organization " + org
+	case org == "":
+		return who
+	}
+	return who + " of organization " + org
+}
+
+// ClaudeJSON is Claude's state file in a config dir, where it records who
+// is logged in.
+const ClaudeJSON = ".claude.json"
+
+// maxClaudeJSON bounds what is read to find the identity: .claude.json
+// grows with its projects history (100 MB is real), and it is mapped, not
+// read, so the bound only refuses what is surely no state file of Claude's.
+const maxClaudeJSON = 1 << 30
+
+// ReadRecorded reads the identity Claude recorded in dir's .claude.json.
+// A missing file, or one without oauthAccount, is no identity and no error;
+// a file that is no regular file, or that is no JSON, is an error (Claude
+// itself refuses to start on it).
+func ReadRecorded(dir string) (Recorded, error) {
+	path := filepath.Join(dir, ClaudeJSON)
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Recorded{}, nil
+	case err != nil:
+		return Recorded{}, err
+	case !fi.Mode().IsRegular():
+		return Recorded{}, fmt.Errorf("%s is %s, not Claude's state file", path, fsx.Kind(fi.Mode()))
+	case fi.Size() > maxClaudeJSON:
+		return Recorded{}, fmt.Errorf("%s is %d bytes, too large to be Claude's state file", path, fi.Size())
+	case fi.Size() == 0:
+		return Recorded{}, nil
+	}
+	data, release, err := fsx.Map(path)
+	if err != nil {
+		return Recorded{}, err
+	}
+	defer release()
+	var r Recorded
+	err = fsx.Guard(path, func() error {
+		var ok bool
+		r, ok = ParseRecorded(data)
+		if !ok {
+			return fmt.Errorf("%s is not valid JSON; Claude cannot start on it either (see 'claude-account doctor')", path)
+		}
+		return nil
+	})
+	return r, err
+}
+
+// ParseRecorded reads oauthAccount from the bytes of a .claude.json; ok is
+// false when they are no JSON object. Only the one value is looked at
+// (gjson), never the whole file decoded: it may be 100 MB of history.
+func ParseRecorded(data []byte) (r Recorded, ok bool) {
+	// A byte-order mark, as an editor may leave, is not JSON's but Claude
+	// reads past it.
+	top := gjson.ParseBytes(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	if !top.IsObject() {
+		return Recorded{}, false
+	}
+	// One pass over the top-level keys: the file may be 100 MB.
+	var acct gjson.Result
+	top.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "oauthAccount":
+			acct = v
+		case "primaryApiKey":
+			r.APIKey = v.Type == gjson.String && v.Str != ""
+		}
+		return true
+	})
+	if !acct.IsObject() {
+		return r, true
+	}
+	str := func(key string) string {
+		if v := acct.Get(key); v.Type == gjson.String {
+			return strings.TrimSpace(v.Str)
+		}
+		return ""
+	}
+	r.Email, r.OrganizationName, r.OrganizationUUID = str("emailAddress"), str("organizationName"), str("organizationUuid")
+	r.AccountUUID, r.DisplayName = str("accountUuid"), str("displayName")
+	return r, true
+}
+
+// Verdict is what a declared identity says of a recorded one.
+type Verdict string
+
+const (
+	NotDeclared Verdict = "not-declared" // the account declares nobody: nothing to check
+	Matches     Verdict = "match"        // the login is the one declared
+	Mismatch    Verdict = "mismatch"     // the login is someone else: a launch refuses
+	Unknown     Verdict = "unknown"      // Claude recorded too little to tell (no login yet)
+)
+
+// Check compares the declared identity with the recorded one. Each declared
+// field the record holds decides; one it cannot tell (Claude recorded no
+// email, or an organization name was declared and Claude recorded only the
+// uuid) leaves the verdict Unknown unless another field already differs.
+func (i *Identity) Check(r Recorded) Verdict {
+	if !i.Declared() {
+		return NotDeclared
+	}
+	unknown := false
+	if i.Email != "" {
+		switch {
+		case r.Email == "":
+			unknown = true
+		case !strings.EqualFold(r.Email, i.Email):
+			return Mismatch
+		}
+	}
+	if o := i.Organization; o != "" {
+		switch {
+		case strings.EqualFold(r.OrganizationUUID, o) || strings.EqualFold(r.OrganizationName, o):
+		case r.OrganizationName != "" && r.OrganizationUUID != "":
+			return Mismatch
+		case looksLikeUUID(o) && r.OrganizationUUID != "":
+			return Mismatch
+		case !looksLikeUUID(o) && r.OrganizationName != "":
+			return Mismatch
+		default:
+			unknown = true
+		}
+	}
+	if unknown {
+		return Unknown
+	}
+	return Matches
+}
+
+// looksLikeUUID reports whether s has the shape of a uuid (8-4-4-4-12 hex).
+func looksLikeUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,121 @@
+package doctor
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/claudever"
+	"github.com/claude-account/claude-account/internal/env"
+	"github.com/claude-account/claude-account/internal/session"
+	"github.com/claude-account/claude-account/internal/shell"
+)
+
+// Identity is who the account's login is, as Claude recorded it, and what
+// the account declares it must be ('doctor --json' and 'accounts --json').
+type Identity struct {
+	// Login is what bills the account's sessions: "subscription" (Claude
+	// recorded an OAuth login), "api-key" (a key in the environment, or a
+	// Console login's key: no identity to check), "none" (not logged in).
+	Login string `json:"login"`
+	// Recorded is Claude's oauthAccount in the account dir's .claude.json;
+	// null when it recorded none.
+	Recorded *account.Recorded `json:"recorded"`
+	// Declared is [identity] in account.toml; null when none.
+	Declared *account.Identity `json:"declared"`
+	// Verdict: "match", "mismatch" (a session is refused), "unknown" (too
+	// little recorded to tell: a session starts and says so once),
+	// "not-declared".
+	Verdict account.Verdict `json:"verdict"`
+	// Problem: .claude.json could not be read.
+	Problem string `json:"problem,omitempty"`
+}
+
+// IdentityOf reads the account's recorded login and checks it against its
+// declaration; e is the environment Claude gets (an API key there bills).
+func IdentityOf(a *account.Account, e env.Env) Identity {
+	id := Identity{Login: "none"}
+	if a.Config.Identity.Declared() {
+		d := *a.Config.Identity
+		id.Declared = &d
+	}
+	rec, err := account.ReadRecorded(a.Dir)
+	if err != nil {
+		id.Problem = err.Error()
+	}
+	if rec.Known() {
+		id.Recorded = &rec
+	}
+	switch {
+	case e.Get("ANTHROPIC_API_KEY") != "" || e.Get("ANTHROPIC_AUTH_TOKEN") != "":
+		id.Login = "api-key"
+	case rec.Known():
+		id.Login = "subscription"
+	case rec.APIKey:
+		id.Login = "api-key"
+	}
+	id.Verdict = a.Config.Identity.Check(rec)
+	return id
+}
+
+// Describe is the identity in a line of doctor's: who is logged in and
+// what the declaration says of it.
+func (id Identity) Describe() string {
+	who := "no login recorded yet"
+	switch {
+	case id.Recorded != nil:
+		who = id.Recorded.String()
+	case id.Login == "api-key":
+		who = "an API key, which carries no identity to check"
+	}
+	switch id.Verdict {
+	case account.Matches:
+		return who + ", as declared"
+	case account.Mismatch:
+		return who + ", but the account must be " + id.Declared.String()
+	case account.Unknown:
+		return who + "; cannot be checked against the declared " + id.Declared.String()
+	}
+	return who + " (no [identity] declared)"
+}
+
+// identityMismatch is the finding for a login that is someone else than
+// the account declares: every session is refused until it is fixed.
+func identityMismatch(in Input) *Finding {
+	if !in.Account.Config.Identity.Declared() {
+		return nil
+	}
+	id := IdentityOf(in.Account, in.Env)
+	if id.Verdict != account.Mismatch {
+		return nil
+	}
+	return &Finding{ID: "identity-mismatch", Path: filepath.Join(in.Account.Dir, account.ClaudeJSON),
+		Message: fmt.Sprintf("claude (%s) is logged in as %s, but the account must be %s ([identity] in %s), so every session is refused; log in again as %s with '%s', or change the declaration",
+			in.Account.Name, id.Recorded, id.Declared, in.Env.TildePath(filepath.Join(in.Account.Dir, account.FileName)), id.Declared, LoginCommand(in.Account, in.Claude, ""))}
+}
+
+// AuthLoginSince is the first release with 'claude auth login'
+// (session.Commands: 2.1.38 has none); before, /login inside Claude.
+var AuthLoginSince = session.Commands["auth"]
+
+// LoginCommand is how to log in again to account a on claude's release,
+// with the launcher's words that start Claude for it ("claudemax"; "" for
+// claude-account run's). A launch whose only argument is /login is never
+// refused: on a release without 'claude auth' that is the way.
+func LoginCommand(a *account.Account, claude claudever.Binary, launcher string) string {
+	if launcher == "" {
+		launcher = "claude-account run --account " + a.Name
+		if filepath.Base(a.Dir) != ".claude-"+a.Name {
+			launcher += " --account-dir " + shell.Quote(a.Dir)
+		}
+		launcher += " --"
+	}
+	switch {
+	case claude.Has(AuthLoginSince):
+		return launcher + " auth login"
+	case claude.Known:
+		// The first prompt "/login" runs the command (measured on 2.0.77).
+		return launcher + " /login"
+	}
+	return launcher + " auth login' (or, on Claude Code before " + AuthLoginSince.String() + ", '" + launcher + " /login"
+}
