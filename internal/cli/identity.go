@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/claude-account/claude-account/internal/launch"
+	"github.com/claude-account/claude-account/internal/session"
 )
 
 // withLogin names, in a refusal of a login that is someone else
@@ -17,4 +18,23 @@ func withLogin(d *Deps, ws *launch.Workspace, err error) error {
 		}
 	}
 	return err
+}
+
+// identityFirst refuses, before --worktree makes a worktree, a session that
+// the launch in it would refuse for its login (*launch.IdentityError): a
+// launch that cannot start makes nothing. Only an account that declares an
+// identity pays for finding its Claude here.
+func (c *RunCmd) identityFirst(d *Deps, args []string) error {
+	ws, err := c.load(d)
+	if err != nil || !ws.Account.Config.Identity.Declared() {
+		return nil // the launch in the worktree says what is wrong
+	}
+	bin, err := ws.FindClaude()
+	if err != nil {
+		return nil
+	}
+	if inv := session.Classify(args, bin); !inv.Session && !inv.Starts {
+		return nil
+	}
+	return withLogin(d, ws, ws.RefuseIdentity(args))
 }

@@ -84,7 +84,15 @@ func (c *RunCmd) Run(d *Deps) error {
 			return err
 		}
 	}
+	args := c.Args
+	if len(args) > 0 && args[0] == "--" {
+		// kong keeps the separator; it was ours, not Claude's.
+		args = args[1:]
+	}
 	if c.Worktree != "" && !c.DryRun {
+		if err := c.identityFirst(d, args); err != nil {
+			return err
+		}
 		res, _, err := newWorktree(d, c.AccountFlags, c.Worktree, "", c.Ephemeral)
 		if err != nil {
 			return err
@@ -95,11 +103,6 @@ func (c *RunCmd) Run(d *Deps) error {
 		in := *d
 		in.Dir = res.Path
 		d = &in
-	}
-	args := c.Args
-	if len(args) > 0 && args[0] == "--" {
-		// kong keeps the separator; it was ours, not Claude's.
-		args = args[1:]
 	}
 	ws, err := c.load(d)
 	if err != nil {

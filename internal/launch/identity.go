@@ -68,6 +68,13 @@ func (w *Workspace) checkIdentity(args []string, io IO) error {
 	return nil
 }
 
+// RefuseIdentity is checkIdentity's refusal alone, for a command that must
+// refuse before it makes anything (run --worktree): an *IdentityError, or nil.
+func (w *Workspace) RefuseIdentity(args []string) error {
+	_, err := w.identity(args)
+	return err
+}
+
 // identity is checkIdentity's verdict, writing nothing: the refusal, or
 // why the login could not be checked ("" when it was, or need not be).
 func (w *Workspace) identity(args []string) (note string, err error) {
