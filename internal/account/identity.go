@@ -51,16 +51,36 @@ func (i *Identity) check(path string) error {
 	if i == nil {
 		return nil
 	}
-	if i.Email == "" && i.Organization == "" {
-		return fmt.Errorf("%s: [identity] declares nothing; name email = \"you@example.com\" and/or organization = \"…\" (its name or uuid), or remove the table", path)
-	}
-	if e := i.Email; e != "" && (!strings.Contains(e, "@") || strings.ContainsAny(e, " \t\r\n") || strings.TrimSpace(e) != e) {
-		return fmt.Errorf("%s: [identity] email = %q is not an email address; write the address the account logs in with", path, e)
-	}
-	if o := i.Organization; o != "" && (strings.TrimSpace(o) != o || strings.ContainsAny(o, "\r\n")) {
-		return fmt.Errorf("%s: [identity] organization = %q has surrounding spaces or a line break; write the organization's name or uuid as Claude shows it", path, o)
+	if key, problem := i.Problem(); problem != "" {
+		if key == "" {
+			return fmt.Errorf("%s: [identity] %s", path, problem)
+		}
+		return fmt.Errorf("%s: [identity] %s = %q %s", path, key, i.field(key), problem)
 	}
 	return nil
+}
+
+func (i *Identity) field(key string) string {
+	if key == "email" {
+		return i.Email
+	}
+	return i.Organization
+}
+
+// Problem is what is wrong with a declared identity, for account.toml and
+// the Nix declaration alike: the key ("email", "organization"; "" for the
+// whole) and the problem with its fix; "" when nothing is.
+func (i *Identity) Problem() (key, problem string) {
+	if i.Email == "" && i.Organization == "" {
+		return "", "declares nothing; name email = \"you@example.com\" and/or organization = \"…\" (its name or uuid), or remove the table"
+	}
+	if e := i.Email; e != "" && (!strings.Contains(e, "@") || strings.ContainsAny(e, " \t\r\n") || strings.TrimSpace(e) != e) {
+		return "email", "is not an email address; write the address the account logs in with"
+	}
+	if o := i.Organization; o != "" && (strings.TrimSpace(o) != o || strings.ContainsAny(o, "\r\n")) {
+		return "organization", "has surrounding spaces or a line break; write the organization's name or uuid as Claude shows it"
+	}
+	return "", ""
 }
 
 // Recorded is the identity of the login a config dir holds, as Claude

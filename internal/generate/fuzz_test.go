@@ -20,6 +20,8 @@ func FuzzParseSpec(f *testing.F) {
 		`{"name":"max","a\nb":1}`,
 		`{"name":"max","worktree":{"x\ny":1}}`,
 		`{"name":"Max"}`,
+		`{"name":"max","identity":{"email":"a@b","organization":"Acme"}}`,
+		`{"name":"max","identity":{"email":"a b"}}`,
 		`[`,
 	} {
 		f.Add([]byte(seed))
@@ -46,7 +48,8 @@ func FuzzParseSpec(f *testing.F) {
 			strings.Join(cfg.Worktree.SymlinkDirs, "\x00") != strings.Join(spec.Worktree.SymlinkDirectories, "\x00") ||
 			strings.Join(cfg.Worktree.SparsePaths, "\x00") != strings.Join(spec.Worktree.SparsePaths, "\x00") ||
 			cfg.Worktree.UseHooks != spec.Worktree.UseHooks || cfg.SingleInstance == nil || *cfg.SingleInstance != spec.SingleInstance ||
-			cfg.Notify != spec.Notify {
+			cfg.Notify != spec.Notify || (cfg.Identity == nil) != (spec.Identity == nil) ||
+			cfg.Identity != nil && *cfg.Identity != *spec.Identity {
 			t.Fatalf("round trip differs:\nspec %+v\ntoml %+v", spec, cfg)
 		}
 	})

@@ -124,6 +124,7 @@ func TestRunEveryOption(t *testing.T) {
   "coalesceKeys": ["mcpServers", "theme"],
   "singleInstance": false,
   "notify": true,
+  "identity": {"email": "me@example.com", "organization": null},
   "projectMcp": "never",
   "worktree": {"dir": "wt", "symlinkDirectories": ["node_modules", "web/.venv"], "sparsePaths": ["src", "docs"], "useHooks": true}
 }`
@@ -171,6 +172,9 @@ dir = "wt"
 symlink_dirs = ["node_modules", "web/.venv"]
 sparse_paths = ["src", "docs"]
 use_hooks = true
+
+[identity]
+email = "me@example.com"
 `,
 	}
 	diffTrees(t, tree(t, out), want)
@@ -188,7 +192,8 @@ use_hooks = true
 		cfg.SettingsMode != "link" || strings.Join(cfg.CoalesceKeys, ",") != "mcpServers,theme" ||
 		cfg.SingleInstance == nil || *cfg.SingleInstance || cfg.ProjectMCP != "never" || !cfg.Notify ||
 		cfg.Worktree.Dir != "wt" || strings.Join(cfg.Worktree.SymlinkDirs, ",") != "node_modules,web/.venv" ||
-		strings.Join(cfg.Worktree.SparsePaths, ",") != "src,docs" || !cfg.Worktree.UseHooks {
+		strings.Join(cfg.Worktree.SparsePaths, ",") != "src,docs" || !cfg.Worktree.UseHooks ||
+		cfg.Identity == nil || cfg.Identity.Email != "me@example.com" || cfg.Identity.Organization != "" {
 		t.Errorf("account.Parse = %+v", cfg)
 	}
 }
@@ -197,7 +202,7 @@ func TestRunEmptyOptionsWriteNoFiles(t *testing.T) {
 	for _, spec := range []string{
 		`{"name": "min"}`,
 		`{"name": "min", "claude": null, "settings": {}, "mcpServers": {}, "commands": {}, "agents": {}, "skills": {}, "memory": null,
-		  "settingsMode": null, "coalesceKeys": null, "singleInstance": null, "notify": null, "projectMcp": null, "worktree": null}`,
+		  "settingsMode": null, "coalesceKeys": null, "singleInstance": null, "notify": null, "identity": null, "projectMcp": null, "worktree": null}`,
 		`{"name": "min", "settings": null, "mcpServers": null, "commands": null, "agents": null, "skills": null,
 		  "worktree": {"dir": null, "symlinkDirectories": null, "sparsePaths": null, "useHooks": null}}`,
 	} {
@@ -357,7 +362,11 @@ func TestBadSpec(t *testing.T) {
 		{`{"name": "Max"}`, `spec F: account "Max": name: must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')`},
 		{`{"name": "-x"}`, `spec F: account "-x": name: must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')`},
 		{`{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}`, `spec F: account "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": name: is 181 characters long; the limit is 180`},
-		{`{"name": "max", "setings": {}}`, `spec F: account "max": setings: unknown field; known fields are name, claude, settings, settingsMode, mcpServers, commands, agents, skills, memory, coalesceKeys, singleInstance, notify, projectMcp, worktree, rules, outputStyles, hooks, plugins, lspServers, marketplaces, agentsDir, commandsDir, hooksDir, rulesDir, skillsDir`},
+		{`{"name": "max", "setings": {}}`, `spec F: account "max": setings: unknown field; known fields are name, claude, settings, settingsMode, mcpServers, commands, agents, skills, memory, coalesceKeys, singleInstance, notify, projectMcp, worktree, identity, rules, outputStyles, hooks, plugins, lspServers, marketplaces, agentsDir, commandsDir, hooksDir, rulesDir, skillsDir`},
+		{`{"name": "max", "identity": {"email": "boss"}}`, `spec F: account "max": identity.email: is not an email address; write the address the account logs in with`},
+		{`{"name": "max", "identity": {"mail": "a@b"}}`, `spec F: account "max": identity.mail: unknown field; known fields are email, organization`},
+		{`{"name": "max", "identity": {}}`, `spec F: account "max": identity: declares nothing; name email = "you@example.com" and/or organization = "…" (its name or uuid), or remove the table`},
+		{`{"name": "max", "identity": "a@b"}`, `spec F: account "max": identity: must be a JSON object, not string`},
 		{`{"name": "max", "claude": "claude"}`, `spec F: account "max": claude: "claude" is not an absolute path; give the Claude binary's full path, or null for claude on PATH`},
 		{`{"name": "max", "claude": true}`, `spec F: account "max": claude: must be a string or null, not bool`},
 		{`{"name": "max", "settings": []}`, `spec F: account "max": settings: must be a JSON object, not array`},

@@ -25,6 +25,10 @@
 //	notify          bool (default false): a desktop notification when a
 //	                session starts to wait (nix/lib leaves it out when false)
 //	projectMcp      "trusted" (default) or "never"
+//	identity        object or null: who the account's login must be,
+//	                {"email": …, "organization": …}, each a string or null,
+//	                at least one set (account.toml's [identity]; nix/lib
+//	                leaves it out when null)
 //	worktree        object (each field optional):
 //	                  dir                 string, relative (default ".claude/worktrees")
 //	                  symlinkDirectories  array of relative paths (default [])
@@ -101,6 +105,7 @@ type Spec struct {
 	CoalesceKeys   []string
 	SingleInstance bool
 	Notify         bool
+	Identity       *account.Identity // nil: anyone
 	ProjectMCP     string
 	Worktree       Worktree
 }
@@ -135,7 +140,7 @@ func (e *SpecError) Error() string {
 var knownFields = []string{
 	"name", "claude", "settings", "settingsMode", "mcpServers", "commands",
 	"agents", "skills", "memory", "coalesceKeys", "singleInstance", "notify",
-	"projectMcp", "worktree", "rules", "outputStyles", "hooks", "plugins",
+	"projectMcp", "worktree", "identity", "rules", "outputStyles", "hooks", "plugins",
 	"lspServers", "marketplaces", "agentsDir", "commandsDir", "hooksDir",
 	"rulesDir", "skillsDir",
 }
@@ -205,7 +210,7 @@ func ParseSpec(data []byte, file string) (*Spec, error) {
 	}
 	steps := []func(map[string]json.RawMessage, *Spec) error{
 		p.claude, p.settings, p.enums, p.mcpServers, p.contents, p.memory,
-		p.coalesceKeys, p.flags, p.worktree, p.parity,
+		p.coalesceKeys, p.flags, p.worktree, p.identity, p.parity,
 	}
 	for _, step := range steps {
 		if err := step(top, s); err != nil {

@@ -7,6 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/claude-account/claude-account/internal/account"
 )
 
 type parser struct {
@@ -249,6 +251,42 @@ func (p *parser) flags(top map[string]json.RawMessage, s *Spec) error {
 			return p.fail(f.name, jsonProblem(raw, err, "true or false"))
 		}
 	}
+	return nil
+}
+
+// identity reads who the account's login must be, checked by the rules of
+// account.toml's [identity].
+func (p *parser) identity(top map[string]json.RawMessage, s *Spec) error {
+	raw, ok := top["identity"]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	var id struct {
+		Email        *string `json:"email"`
+		Organization *string `json:"organization"`
+	}
+	if err := strictDecode(raw, &id); err != nil {
+		var ue *unknownFieldError
+		if errors.As(err, &ue) {
+			return p.fail("identity."+attrName(ue.field), "unknown field; known fields are email, organization")
+		}
+		return p.fail("identity", jsonProblem(raw, err, "a JSON object"))
+	}
+	decl := &account.Identity{}
+	if id.Email != nil {
+		decl.Email = *id.Email
+	}
+	if id.Organization != nil {
+		decl.Organization = *id.Organization
+	}
+	if key, problem := decl.Problem(); problem != "" {
+		field := "identity"
+		if key != "" {
+			field += "." + key
+		}
+		return p.fail(field, problem)
+	}
+	s.Identity = decl
 	return nil
 }
 

@@ -163,6 +163,7 @@ in
             "hooks"
           ]
         )
+        ++ self.identityProblems name (account.identity or null)
         ++ claudeFileProblems name account dir
         ++ relativeProblems "worktreeDir" [ (account.worktreeDir or ".claude/worktrees") ]
         ++ relativeProblems "symlinkDirectories" (account.symlinkDirectories or [ ]);
@@ -291,6 +292,47 @@ in
       in
       if dir == null then "relative:${accounts.${name}.configDir}" else dir
     );
+
+  # The problems of an account's identity option (null: none declared),
+  # by the rules of account.toml's [identity] (internal/account).
+  identityProblems =
+    name: identity:
+    let
+      opt = self.optionPath;
+      fields = if identity == null then { } else self.identityFields identity;
+      email = fields.email or null;
+      organization = fields.organization or null;
+    in
+    if identity == null then
+      [ ]
+    else if fields == { } then
+      [
+        "${quote (opt [ name "identity" ])} declares nothing; set ${quote (opt [ name "identity" "email" ])} and/or ${quote (opt [ name "identity" "organization" ])} (its name or uuid), or leave it null"
+      ]
+    else
+      (
+        if email != null && (match "[^[:space:]]*@[^[:space:]]*" email == null) then
+          [
+            "${quote (opt [ name "identity" "email" ])} is ${quote email}, not an email address; write the address the account logs in with"
+          ]
+        else
+          [ ]
+      )
+      ++ (
+        if
+          organization != null
+          && (
+            organization == ""
+            || length (builtins.split "[\n\r]" organization) > 1
+            || match "[[:space:]].*|.*[[:space:]]" organization != null
+          )
+        then
+          [
+            "${quote (opt [ name "identity" "organization" ])} is ${quote organization}, empty or with surrounding spaces or a line break; write the organization's name or uuid as Claude Code shows it"
+          ]
+        else
+          [ ]
+      );
 
   # The names of an account's entries in `field` (an attribute set; plugins
   # may be a list, named as home-manager names them). A whole directory (a

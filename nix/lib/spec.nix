@@ -102,9 +102,33 @@ in
     }
     # Only when on, so an account without it keeps its store path.
     // optionalAttrs (account.notify or false) { notify = true; }
+    # Only when declared, and only the fields set: an account without it
+    # keeps its store path.
+    // optionalAttrs ((account.identity or null) != null) {
+      identity = self.identityFields account.identity;
+    }
     # What home-manager's own programs.claude-code declares too: in the
     # spec only when set, so an account without them keeps its store path.
     // self.parityFields account;
+
+  # The identity option's fields that are set (a submodule's value also
+  # carries the module system's own attributes: picked by name).
+  identityFields =
+    identity:
+    listToAttrs (
+      builtins.concatMap (
+        field:
+        if (identity.${field} or null) == null then
+          [ ]
+        else
+          [
+            {
+              name = field;
+              value = identity.${field};
+            }
+          ]
+      ) [ "email" "organization" ]
+    );
 
   # The parity options as spec fields; unset ones are left out.
   parityFields =

@@ -644,6 +644,59 @@ runTests {
       "`programs.claude-code.accounts.a.command`, `programs.claude-code.accounts.b.command` and `programs.claude-code.accounts.c.command` are all `claudemax`; give each account its own command"
     ];
   };
+  # identity: in the spec only when declared, with the fields set; the
+  # submodule's value (nulls, and the module system's own attributes) is
+  # read by field name.
+  testIdentityInSpec = {
+    expr =
+      (l.mkSpec {
+        name = "max";
+        identity = {
+          email = "me@example.com";
+          organization = null;
+          _module.args = { };
+        };
+      }).identity;
+    expected.email = "me@example.com";
+  };
+  testIdentityNullLeftOut = {
+    expr = l.mkSpec {
+      name = "min";
+      identity = null;
+    } == minimalSpec;
+    expected = true;
+  };
+  testIdentityProblems = {
+    expr = problems {
+      max = account // {
+        identity = {
+          email = "boss";
+          organization = " Acme";
+        };
+      };
+      pro = account // {
+        command = "claudepro";
+        configDir = "/home/u/.claude-pro";
+        identity = {
+          email = null;
+          organization = null;
+        };
+      };
+      ok = account // {
+        command = "claudeok";
+        configDir = "/home/u/.claude-ok";
+        identity = {
+          email = "me@example.com";
+          organization = "00000000-0000-4000-8000-000000000002";
+        };
+      };
+    };
+    expected = [
+      "`programs.claude-code.accounts.max.identity.email` is `boss`, not an email address; write the address the account logs in with"
+      "`programs.claude-code.accounts.max.identity.organization` is ` Acme`, empty or with surrounding spaces or a line break; write the organization's name or uuid as Claude Code shows it"
+      "`programs.claude-code.accounts.pro.identity` declares nothing; set `programs.claude-code.accounts.pro.identity.email` and/or `programs.claude-code.accounts.pro.identity.organization` (its name or uuid), or leave it null"
+    ];
+  };
   testUpstreamConfigDir = {
     expr = l.accountProblems {
       inherit home;

@@ -709,6 +709,54 @@ runTests (lib.filterAttrs (_: test: test != { }) {
         };
       };
     };
+  # identity: who the login must be reaches the spec with the fields set
+  # (generate writes account.toml's [identity] from it), nothing when null;
+  # a wrong one is an assertion quoting the option path.
+  testIdentity = {
+    expr =
+      let
+        accounts =
+          (eval {
+            modules = [
+              {
+                programs.claude-code.accounts = {
+                  max.identity.email = "me@example.com";
+                  work.identity = {
+                    email = "me@work.example";
+                    organization = "Acme";
+                  };
+                  pro = { };
+                };
+              }
+            ];
+          }).config.programs.claude-code.accounts;
+      in
+      {
+        specs = lib.mapAttrs (_: account: account.spec.identity or null) accounts;
+        wrong = assertionMessages false {
+          programs.claude-code.accounts.max.identity = {
+            email = "boss";
+            organization = "";
+          };
+          programs.claude-code.accounts.pro.identity = { };
+        };
+      };
+    expected = {
+      specs = {
+        max.email = "me@example.com";
+        work = {
+          email = "me@work.example";
+          organization = "Acme";
+        };
+        pro = null;
+      };
+      wrong = [
+        "`programs.claude-code.accounts.max.identity.email` is `boss`, not an email address; write the address the account logs in with"
+        "`programs.claude-code.accounts.max.identity.organization` is ``, empty or with surrounding spaces or a line break; write the organization's name or uuid as Claude Code shows it"
+        "`programs.claude-code.accounts.pro.identity` declares nothing; set `programs.claude-code.accounts.pro.identity.email` and/or `programs.claude-code.accounts.pro.identity.organization` (its name or uuid), or leave it null"
+      ];
+    };
+  };
   # Names that would merge or clash in the account's files: an assertion at
   # evaluation, quoting the option, never a failure when the account is built.
   testAssertionNameClashes = {
@@ -890,6 +938,9 @@ runTests (lib.filterAttrs (_: test: test != { }) {
           "enable"
           "hooks"
           "hooksDir"
+          "identity"
+          "identity.email"
+          "identity.organization"
           "lspServers"
           "marketplaces"
           "mcpServers"

@@ -495,6 +495,47 @@ let
           '';
         };
 
+        identity = mkOption {
+          type = types.nullOr (
+            types.submodule {
+              options = {
+                email = mkOption {
+                  type = types.nullOr types.str;
+                  default = null;
+                  example = "me@example.com";
+                  description = ''
+                    The address the account's login must have, as Claude Code
+                    records it (`oauthAccount.emailAddress` in
+                    {file}`.claude.json`); case does not matter.
+                  '';
+                };
+                organization = mkOption {
+                  type = types.nullOr types.str;
+                  default = null;
+                  example = "Acme";
+                  description = ''
+                    The organization the account's login must belong to: its
+                    name or its uuid, as Claude Code records them
+                    (`oauthAccount.organizationName`, `organizationUuid`);
+                    case does not matter.
+                  '';
+                };
+              };
+            }
+          );
+          default = null;
+          example = literalExpression ''{ email = "me@example.com"; organization = "Acme"; }'';
+          description = ''
+            Who this subscription account's login must be. A session whose
+            login Claude Code recorded as someone else is refused before
+            Claude starts, naming both and how to log in again; one that
+            cannot be checked (no login yet, an API key, which carries no
+            identity) starts and says so once. {command}`claude-account doctor`
+            and {command}`claude-account accounts` show the login's identity.
+            {file}`account.toml`: `[identity]` with `email` and `organization`.
+          '';
+        };
+
         projectMcp = mkOption {
           type = types.enum [
             "trusted"
