@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/ledger"
 )
 
 // Identity is who a subscription account must be logged in as: [identity]
@@ -134,11 +135,26 @@ const ClaudeJSON = ".claude.json"
 // read, so the bound only refuses what is surely no state file of Claude's.
 const maxClaudeJSON = 1 << 30
 
-// ReadRecorded reads the identity Claude recorded in dir's .claude.json.
-// A missing file, or one without oauthAccount, is no identity and no error;
-// a file that is no regular file, or that is no JSON, is an error (Claude
-// itself refuses to start on it).
+// ReadRecorded reads the identity Claude recorded for the account in dir:
+// the latest Claude wrote in any of the account's config dirs, which the
+// launcher keeps in the account's ledger (accountKeys: a login made in a
+// worktree is the account's from then on, and goes into every config dir at
+// the next launch), else, before any launch kept it there, the account dir's
+// own .claude.json. A missing file, or one without oauthAccount, is no
+// identity and no error; a file that is no regular file, or that is no
+// JSON, is an error (Claude itself refuses to start on it).
 func ReadRecorded(dir string) (Recorded, error) {
+	if data, err := fsx.ReadFileNoFollow(filepath.Join(dir, ledger.FileName), 64<<20); err == nil {
+		if keys := gjson.GetBytes(data, "accountKeys"); keys.IsObject() {
+			r, _ := ParseRecorded([]byte(keys.Raw))
+			return r, nil
+		}
+	}
+	return readClaudeJSON(dir)
+}
+
+// readClaudeJSON is ReadRecorded from the account dir's .claude.json.
+func readClaudeJSON(dir string) (Recorded, error) {
 	path := filepath.Join(dir, ClaudeJSON)
 	fi, err := os.Lstat(path)
 	switch {

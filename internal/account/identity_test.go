@@ -78,6 +78,20 @@ func TestReadRecorded(t *testing.T) {
 	if _, err := ReadRecorded(dir); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
 		t.Errorf("ReadRecorded of no JSON = %v, want an error", err)
 	}
+	// The ledger's account keys, once a launch kept them, are the account's
+	// latest: the .claude.json of the account dir may be older.
+	if err := os.WriteFile(filepath.Join(dir, ".claude-account-shared.json"), []byte(`{"accountKeys": {"oauthAccount": {"emailAddress": "new@b.c"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ReadRecorded(dir); err != nil || r.Email != "new@b.c" {
+		t.Errorf("ReadRecorded with a ledger = %+v, %v; want the ledger's", r, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".claude-account-shared.json"), []byte(`{"declaredServers": []}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRecorded(dir); err == nil {
+		t.Errorf("a ledger without account keys: want .claude.json read (not JSON here: an error)")
+	}
 	other := t.TempDir()
 	if err := os.Symlink(filepath.Join(dir, ClaudeJSON), filepath.Join(other, ClaudeJSON)); err != nil {
 		t.Fatal(err)

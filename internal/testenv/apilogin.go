@@ -34,6 +34,10 @@ const stubProfile = `{"account": {"uuid": "00000000-0000-4000-8000-000000000001"
  "billing_type": "stripe_subscription", "rate_limit_tier": "default_claude_max_20x", "has_extra_usage_enabled": false,
  "subscription_created_at": "2025-01-01T00:00:00Z"}}`
 
+// stubRoles answers /api/oauth/claude_cli/roles for the profile's
+// organization.
+const stubRoles = `{"organization_role": "admin", "workspace_role": null, "organization_name": "Test"}`
+
 // StubBrowser stands in for the user's browser (Claude opens $BROWSER URL to
 // log in): it approves the login at once, as the user would, by sending
 // Claude's local callback (the URL's redirect_uri) a code and the URL's

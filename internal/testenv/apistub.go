@@ -147,6 +147,13 @@ func (s *apiStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, stubProfile)
 		return
 	}
+	if strings.HasSuffix(r.URL.Path, "/api/oauth/claude_cli/roles") {
+		// The login's roles, asked right after a login: where Claude
+		// records the organization's name (oauthAccount.organizationName).
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, stubRoles)
+		return
+	}
 	if !strings.HasPrefix(r.URL.Path, "/v1/messages") || strings.HasSuffix(r.URL.Path, "/count_tokens") {
 		// Token counts, feature flags, telemetry: an empty answer will do.
 		w.Header().Set("Content-Type", "application/json")
