@@ -41,7 +41,7 @@ launcher learned before) tell, else unknown.
 
 An account that declares who it must be ([identity] email and/or organization in
 account.toml) shows "as declared", "NOT … as declared" (its sessions are refused), or
-"identity not checkable" (no login recorded yet, or an API key) after its login.
+"(identity not checkable)" (no login recorded yet, or an API key) after its login.
 
 JSON fields, one object an account (more may be added; none is removed):
   name      the account name
@@ -53,7 +53,8 @@ JSON fields, one object an account (more may be added; none is removed):
             {path, target?, version ("" when unknown), versionFrom, problem?}
   plan      the subscription of the login (claudeAiOauth.subscriptionType in
             .credentials.json: "pro", "max"…), null when Claude recorded none
-  email     the login's address (oauthAccount.emailAddress in .claude.json), or null
+  email     the login's address as Claude last recorded it (oauthAccount.emailAddress;
+            identity.recorded.email), or null
   identity  who the login is and whether it is who the account must be:
               {login: "subscription" | "api-key" | "none",
                recorded: {email?, organizationName?, organizationUuid?, accountUuid?,
@@ -126,23 +127,16 @@ func (c *AccountsCmd) Run(d *Deps) error {
 		if a.Problem != "" {
 			login, cl = "?", "problem: "+a.Problem
 		}
-		var who []string
-		if a.LoggedIn != nil && *a.LoggedIn {
+		if a.LoggedIn != nil && *a.LoggedIn && (a.Plan != nil || a.Email != nil) {
+			var who []string
 			for _, p := range []*string{a.Plan, a.Email} {
 				if p != nil {
 					who = append(who, *p)
 				}
 			}
-		}
-		if id := a.Identity; id != nil && id.Declared != nil {
-			// Said even without a login file: the keychain, or an
-			// identity left behind, is still who the next login is.
-			who = append(who, map[account.Verdict]string{account.Matches: "as declared", account.Unknown: "identity not checkable",
-				account.Mismatch: id.Recorded.String() + " is NOT " + id.Declared.String() + " as declared"}[id.Verdict])
-		}
-		if len(who) > 0 {
 			login += " (" + strings.Join(who, ", ") + ")"
 		}
+		login += identityWords(a.Identity)
 		sessions := "-"
 		if a.Running > 0 {
 			sessions = fmt.Sprintf("%d running, %d waiting", a.Running, a.Waiting)
@@ -179,9 +173,9 @@ func listAccounts(d *Deps) (list []AccountJSON, skipped []binding.Skipped) {
 		aj.Dir = a.Dir
 		aj.used, _ = usage.Read(a.Dir, d.Now())
 		aj.Usage = aj.used.JSON()
-		aj.Plan, aj.Email = whoIsLoggedIn(a.Dir)
 		id := doctor.IdentityOf(a, d.Env)
 		aj.Identity = &id
+		aj.Plan, aj.Email = whoIsLoggedIn(a.Dir, id)
 		if path, err := launch.FindClaude(launch.Candidates(a, d.Env), d.Env); err == nil {
 			b := claudever.IdentifyWith(path, claudever.Options{Cache: launch.VersionsCache(d.Env), NoAsk: true})
 			aj.Claude = &b
@@ -214,18 +208,17 @@ func skippedWhy(d *Deps, s binding.Skipped) string {
 }
 
 // whoIsLoggedIn is the plan and the email Claude recorded for the account's
-// login: the subscription in .credentials.json, the address in .claude.json
-// (oauthAccount); nil where it recorded none (an API key, the keychain).
-func whoIsLoggedIn(dir string) (plan, email *string) {
+// login: the subscription in .credentials.json, the address as Claude last
+// recorded it (id, oauthAccount); nil where it recorded none (an API key,
+// the keychain).
+func whoIsLoggedIn(dir string, id doctor.Identity) (plan, email *string) {
 	if data, err := fsx.ReadFile(filepath.Join(dir, configdir.Credentials)); err == nil {
 		if v := gjson.GetBytes(data, "claudeAiOauth.subscriptionType"); v.Type == gjson.String && v.Str != "" {
 			plan = &v.Str
 		}
 	}
-	if data, err := fsx.ReadFile(filepath.Join(dir, ".claude.json")); err == nil {
-		if v := gjson.GetBytes(data, "oauthAccount.emailAddress"); v.Type == gjson.String && v.Str != "" {
-			email = &v.Str
-		}
+	if id.Recorded != nil && id.Recorded.Email != "" {
+		email = &id.Recorded.Email
 	}
 	return plan, email
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 
+	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/session"
 )
@@ -37,4 +39,20 @@ func (c *RunCmd) identityFirst(d *Deps, args []string) error {
 		return nil
 	}
 	return withLogin(d, ws, ws.RefuseIdentity(args))
+}
+
+// identityWords is what 'accounts' adds after an account's login when it
+// declares who it must be: whether the login is that one. "" without a
+// declaration.
+func identityWords(id *doctor.Identity) string {
+	if id == nil || id.Declared == nil {
+		return ""
+	}
+	switch id.Verdict {
+	case account.Matches:
+		return " as declared"
+	case account.Mismatch:
+		return ", NOT " + id.Declared.String() + " as declared (Claude recorded " + id.Recorded.String() + ")"
+	}
+	return " (identity not checkable)"
 }
