@@ -196,18 +196,13 @@ func ParseRecorded(data []byte) (r Recorded, ok bool) {
 	if !top.IsObject() {
 		return Recorded{}, false
 	}
-	// One pass over the top-level keys: the file may be 100 MB.
-	var acct gjson.Result
-	top.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "oauthAccount":
-			acct = v
-		case "primaryApiKey":
-			r.APIKey = v.Type == gjson.String && v.Str != ""
-		}
-		return true
-	})
+	// One value looked up, nothing else decoded: the file may be 100 MB
+	// (gjson skips a value faster than it lists the keys around it). The
+	// key of a Console login is looked for only where no account is.
+	acct := top.Get("oauthAccount")
 	if !acct.IsObject() {
+		k := top.Get("primaryApiKey")
+		r.APIKey = k.Type == gjson.String && k.Str != ""
 		return r, true
 	}
 	str := func(key string) string {

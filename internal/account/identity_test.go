@@ -144,3 +144,36 @@ func FuzzParseRecorded(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkReadRecorded is what the check costs a launch of an account
+// that declares an identity: the ledger's account keys (the usual case),
+// and a 20 MB .claude.json of history when no launch kept them yet.
+func BenchmarkReadRecorded(b *testing.B) {
+	ledgerDir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(ledgerDir, ".claude-account-shared.json"),
+		[]byte(`{"declaredServers": [], "accountKeys": {"numStartups": 9, "oauthAccount": {"emailAddress": "a@b.c", "organizationUuid": "u"}}}`), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	bigDir := b.TempDir()
+	var sb strings.Builder
+	sb.WriteString(`{"projects": {`)
+	for i := 0; sb.Len() < 20<<20; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(`"/home/u/src/p` + strings.Repeat("x", 40) + string(rune('a'+i%26)) + `": {"history": [{"display": "` + strings.Repeat("y", 200) + `"}]}`)
+	}
+	sb.WriteString(`}, "oauthAccount": {"emailAddress": "a@b.c"}}`)
+	if err := os.WriteFile(filepath.Join(bigDir, ClaudeJSON), []byte(sb.String()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct{ name, dir string }{{"ledger", ledgerDir}, {"claude.json-20MB", bigDir}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if r, err := ReadRecorded(bc.dir); err != nil || r.Email != "a@b.c" {
+					b.Fatal(r, err)
+				}
+			}
+		})
+	}
+}

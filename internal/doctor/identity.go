@@ -89,8 +89,8 @@ func identityMismatch(in Input) *Finding {
 	if id.Verdict != account.Mismatch {
 		return nil
 	}
-	return &Finding{ID: "identity-mismatch", Path: filepath.Join(in.Account.Dir, account.ClaudeJSON),
-		Message: fmt.Sprintf("claude (%s) is logged in as %s, but the account must be %s ([identity] in %s), so every session is refused; log in again as %s with '%s', or change the declaration",
+	return &Finding{ID: "identity-mismatch", Path: in.Account.Dir,
+		Message: fmt.Sprintf("claude (%s) is logged in as %s, but the account must be %s ([identity] in %s), so every session is refused; log in again as %s with %s, or change the declaration",
 			in.Account.Name, id.Recorded, id.Declared, in.Env.TildePath(filepath.Join(in.Account.Dir, account.FileName)), id.Declared, LoginCommand(in.Account, in.Claude, ""))}
 }
 
@@ -99,9 +99,10 @@ func identityMismatch(in Input) *Finding {
 var AuthLoginSince = session.Commands["auth"]
 
 // LoginCommand is how to log in again to account a on claude's release,
-// with the launcher's words that start Claude for it ("claudemax"; "" for
-// claude-account run's). A launch whose only argument is /login is never
-// refused: on a release without 'claude auth' that is the way.
+// quoted for a message, with the launcher's words that start Claude for it
+// ("claudemax"; "" for claude-account run's). A launch whose only argument
+// is /login is never refused: on a release without 'claude auth' that is
+// the way.
 func LoginCommand(a *account.Account, claude claudever.Binary, launcher string) string {
 	if launcher == "" {
 		launcher = "claude-account run --account " + a.Name
@@ -112,10 +113,10 @@ func LoginCommand(a *account.Account, claude claudever.Binary, launcher string) 
 	}
 	switch {
 	case claude.Has(AuthLoginSince):
-		return launcher + " auth login"
+		return "'" + launcher + " auth login'"
 	case claude.Known:
 		// The first prompt "/login" runs the command (measured on 2.0.77).
-		return launcher + " /login"
+		return "'" + launcher + " /login'"
 	}
-	return launcher + " auth login' (or, on Claude Code before " + AuthLoginSince.String() + ", '" + launcher + " /login"
+	return "'" + launcher + " auth login' (before Claude Code " + AuthLoginSince.String() + ": '" + launcher + " /login')"
 }

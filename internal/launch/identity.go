@@ -16,15 +16,15 @@ type IdentityError struct {
 	Declared account.Identity
 	Recorded account.Recorded
 	// Login is how to log in again on the release that runs, with the
-	// launcher's words: "claudemax auth login", or "claudemax /login" where
-	// Claude has no auth command (before 2.1.41).
+	// launcher's words, quoted: 'claudemax auth login', or 'claudemax
+	// /login' where Claude has no auth command (before 2.1.41).
 	Login string
 	// Where is the file the declaration is in.
 	Where string
 }
 
 func (e *IdentityError) Error() string {
-	return fmt.Sprintf("claude (%s) is logged in as %s, but the account must be %s ([identity] in %s), so Claude was not started; log in again as %s with '%s', or change the declaration",
+	return fmt.Sprintf("claude (%s) is logged in as %s, but the account must be %s ([identity] in %s), so Claude was not started; log in again as %s with %s, or change the declaration",
 		e.Account, e.Recorded, &e.Declared, e.Where, &e.Declared, e.Login)
 }
 
@@ -43,8 +43,8 @@ func isLogin(args []string) bool {
 }
 
 // checkIdentity refuses a session of an account that declares who it must
-// be while Claude recorded someone else's login in the account dir, before
-// anything is locked or written. When the login cannot be told (none yet,
+// be while Claude recorded someone else's login for the account
+// (account.ReadRecorded), before anything is locked or written. When the login cannot be told (none yet,
 // an API key, too little recorded) it says so once, and the launch goes on.
 // Without a declaration it reads nothing.
 func (w *Workspace) checkIdentity(args []string, io IO) error {
