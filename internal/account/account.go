@@ -331,7 +331,9 @@ func Init(name, dir string) error {
 		// home-manager's, whose option says so).
 		{FileName, fmt.Sprintf("# Launcher settings for the %q account; see README-CLAUDE-CODE.md.\nname = %q\n"+
 			"# claude-account statusline as each session's status line, unless settings.json has one of its own.\nstatusline = true\n"+
-			"# A desktop notification when a session starts to wait for you (notify-send; osascript on macOS).\n# notify = true\n", name, name), 0o644},
+			"# A desktop notification when a session starts to wait for you (notify-send; osascript on macOS).\n# notify = true\n"+
+			"# Who the account's login must be (email, and/or organization: its name or uuid); a session\n"+
+			"# logged in as anyone else is refused. Keep this table last.\n# [identity]\n# email = \"you@example.com\"\n", name, name), 0o644},
 		{"settings.json", "{}\n", 0o600},
 		{".mcp.json", "{\n  \"mcpServers\": {}\n}\n", 0o600},
 	}
