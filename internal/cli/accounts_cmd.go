@@ -56,7 +56,7 @@ JSON fields, one object an account (more may be added; none is removed):
   email     the login's address as Claude last recorded it (oauthAccount.emailAddress;
             identity.recorded.email), or null
   identity  who the login is and whether it is who the account must be:
-              {login: "subscription" | "api-key" | "none",
+              {login: "subscription" | "api-key" | "token" | "none",
                recorded: {email?, organizationName?, organizationUuid?, accountUuid?,
                           displayName?} or null (Claude's oauthAccount),
                declared: {email?, organization?} or null ([identity] in account.toml),

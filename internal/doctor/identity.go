@@ -16,7 +16,9 @@ import (
 type Identity struct {
 	// Login is what bills the account's sessions: "subscription" (Claude
 	// recorded an OAuth login), "api-key" (a key in the environment, or a
-	// Console login's key: no identity to check), "none" (not logged in).
+	// Console login's key: no identity to check), "token" (a subscription
+	// token in $CLAUDE_CODE_OAUTH_TOKEN, whose owner nothing records),
+	// "none" (not logged in).
 	Login string `json:"login"`
 	// Recorded is Claude's oauthAccount in the account dir's .claude.json;
 	// null when it recorded none.
@@ -46,7 +48,14 @@ func IdentityOf(a *account.Account, e env.Env) Identity {
 	if rec.Known() {
 		id.Recorded = &rec
 	}
+	id.Verdict = a.Config.Identity.Check(rec)
 	switch {
+	case e.Get("CLAUDE_CODE_OAUTH_TOKEN") != "":
+		// Claude bills the token, whose owner nothing records.
+		id.Login = "token"
+		if id.Verdict != account.NotDeclared {
+			id.Verdict = account.Unknown
+		}
 	case e.Get("ANTHROPIC_API_KEY") != "" || e.Get("ANTHROPIC_AUTH_TOKEN") != "":
 		id.Login = "api-key"
 	case rec.Known():
@@ -54,7 +63,6 @@ func IdentityOf(a *account.Account, e env.Env) Identity {
 	case rec.APIKey:
 		id.Login = "api-key"
 	}
-	id.Verdict = a.Config.Identity.Check(rec)
 	return id
 }
 
@@ -67,6 +75,9 @@ func (id Identity) Describe() string {
 		who = id.Recorded.String()
 	case id.Login == "api-key":
 		who = "an API key, which carries no identity to check"
+	}
+	if id.Login == "token" {
+		who = "$CLAUDE_CODE_OAUTH_TOKEN, whose owner nothing records (Claude recorded " + who + ")"
 	}
 	switch id.Verdict {
 	case account.Matches:

@@ -87,6 +87,11 @@ func (w *Workspace) identity(args []string) (note string, err error) {
 		// Claude reports a damaged .claude.json itself; doctor names it.
 		return fmt.Sprintf("the login of %s could not be checked against [identity]: %v", w.Account.Name, err), nil
 	}
+	if w.ClaudeEnv().Get("CLAUDE_CODE_OAUTH_TOKEN") != "" {
+		// Claude bills the token, not the login it recorded, and nothing
+		// records whose the token is.
+		return fmt.Sprintf("the login of %s could not be checked against [identity] (%s): $CLAUDE_CODE_OAUTH_TOKEN bills this session, and nothing records whose that token is", w.Account.Name, decl), nil
+	}
 	switch decl.Check(rec) {
 	case account.Mismatch:
 		return "", &IdentityError{Account: w.Account.Name, Declared: *decl, Recorded: rec, Login: w.LoginCommand(""),
