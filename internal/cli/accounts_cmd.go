@@ -54,10 +54,14 @@ JSON fields, one object an account (more may be added; none is removed):
   usage     its rate limits as its sessions last reported them (Claude Code 2.1.80
             or later, a subscriber's login), each field null where unknown:
               {fiveHour: {usedPercent, resetsAt}, sevenDay: {usedPercent, resetsAt},
-               updatedAt}
+               updatedAt, state}
             usedPercent is 0–100 as reported (a window past its resetsAt is unused
             again; one whose reset is further ahead than the window is long, plus
-            an hour, is not believed: null); resetsAt and updatedAt are RFC 3339 times
+            an hour, is not believed: null); resetsAt and updatedAt are RFC 3339 times;
+            state is "current", "old" (the five-hour window reported has reset
+            since, or the figures are five hours old: the table shows them as they
+            were and since when no session reported) or "unknown" (none ever).
+            Only interactive sessions report: Claude runs no status line for -p.
   problem   present when the account cannot be loaded (its account.toml), with the fix
 
 Examples:
@@ -139,7 +143,7 @@ func listAccounts(d *Deps) (list []AccountJSON, skipped []binding.Skipped) {
 	names, skipped := binding.FindAccounts(d.Env)
 	for _, name := range names {
 		dir, _ := binding.AccountDir(d.Env, name)
-		aj := AccountJSON{Name: name, Dir: dir, Usage: usage.Usage{}.JSON()}
+		aj := AccountJSON{Name: name, Dir: dir, Usage: usage.Usage{}.ReportJSON(d.Now())}
 		for _, r := range running {
 			if r.Lock.Account == name {
 				aj.Running++
@@ -156,7 +160,7 @@ func listAccounts(d *Deps) (list []AccountJSON, skipped []binding.Skipped) {
 		}
 		aj.Dir = a.Dir
 		aj.used, _ = usage.Read(a.Dir, d.Now())
-		aj.Usage = aj.used.JSON()
+		aj.Usage = aj.used.ReportJSON(d.Now())
 		aj.Plan, aj.Email = whoIsLoggedIn(a.Dir)
 		if path, err := launch.FindClaude(launch.Candidates(a, d.Env), d.Env); err == nil {
 			b := claudever.IdentifyWith(path, claudever.Options{Cache: launch.VersionsCache(d.Env), NoAsk: true})
