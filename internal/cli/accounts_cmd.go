@@ -129,7 +129,12 @@ func (c *AccountsCmd) Run(d *Deps) error {
 		if a.Running > 0 {
 			sessions = fmt.Sprintf("%d running, %d waiting", a.Running, a.Waiting)
 		}
-		tb.Row(a.Name, d.Env.TildePath(a.Dir), login, cl, sessions, a.used.Long(d.Now()))
+		used := a.used.Long(d.Now())
+		if a.Claude != nil && a.Claude.Known && !a.Claude.Has(claudever.RateLimitsInStatus) && !a.used.Known() {
+			// Not a guess either: this release never reports.
+			used += " (Claude " + a.Claude.Version.String() + " reports none; " + claudever.RateLimitsInStatus.String() + " and later do)"
+		}
+		tb.Row(a.Name, d.Env.TildePath(a.Dir), login, cl, sessions, used)
 	}
 	return tb.Flush()
 }
