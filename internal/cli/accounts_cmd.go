@@ -68,10 +68,14 @@ JSON fields, one object an account (more may be added; none is removed):
   usage     its rate limits as its sessions last reported them (Claude Code 2.1.80
             or later, a subscriber's login), each field null where unknown:
               {fiveHour: {usedPercent, resetsAt}, sevenDay: {usedPercent, resetsAt},
-               updatedAt}
+               updatedAt, state}
             usedPercent is 0–100 as reported (a window past its resetsAt is unused
             again; one whose reset is further ahead than the window is long, plus
-            an hour, is not believed: null); resetsAt and updatedAt are RFC 3339 times
+            an hour, is not believed: null); resetsAt and updatedAt are RFC 3339 times;
+            state is "current", "old" (the five-hour window reported has reset
+            since, or the figures are five hours old: the table shows them as they
+            were and since when no session reported) or "unknown" (none ever).
+            Only interactive sessions report: Claude runs no status line for -p.
   problem   present when the account cannot be loaded (its account.toml), with the fix
 
 Examples:
@@ -141,7 +145,12 @@ func (c *AccountsCmd) Run(d *Deps) error {
 		if a.Running > 0 {
 			sessions = fmt.Sprintf("%d running, %d waiting", a.Running, a.Waiting)
 		}
-		tb.Row(a.Name, d.Env.TildePath(a.Dir), login, cl, sessions, a.used.Long(d.Now()))
+		used := a.used.Long(d.Now())
+		if a.Claude != nil && a.Claude.Known && !a.Claude.Has(claudever.RateLimitsInStatus) && !a.used.Known() {
+			// Not a guess either: this release never reports.
+			used += " (Claude " + a.Claude.Version.String() + " reports none; " + claudever.RateLimitsInStatus.String() + " and later do)"
+		}
+		tb.Row(a.Name, d.Env.TildePath(a.Dir), login, cl, sessions, used)
 	}
 	return tb.Flush()
 }
@@ -155,7 +164,7 @@ func listAccounts(d *Deps) (list []AccountJSON, skipped []binding.Skipped) {
 	names, skipped := binding.FindAccounts(d.Env)
 	for _, name := range names {
 		dir, _ := binding.AccountDir(d.Env, name)
-		aj := AccountJSON{Name: name, Dir: dir, Usage: usage.Usage{}.JSON()}
+		aj := AccountJSON{Name: name, Dir: dir, Usage: usage.Usage{}.ReportJSON(d.Now())}
 		for _, r := range running {
 			if r.Lock.Account == name {
 				aj.Running++
@@ -172,7 +181,7 @@ func listAccounts(d *Deps) (list []AccountJSON, skipped []binding.Skipped) {
 		}
 		aj.Dir = a.Dir
 		aj.used, _ = usage.Read(a.Dir, d.Now())
-		aj.Usage = aj.used.JSON()
+		aj.Usage = aj.used.ReportJSON(d.Now())
 		id := doctor.IdentityOf(a, d.Env)
 		aj.Identity = &id
 		aj.Plan, aj.Email = whoIsLoggedIn(a.Dir, id)

@@ -67,7 +67,7 @@ func (c *PsCmd) Run(d *Deps) error {
 	if c.JSON {
 		rows := make([]psRow, len(infos))
 		for i, in := range infos {
-			rows[i] = psRow{in, used[in.Account].JSON()}
+			rows[i] = psRow{in, used[in.Account].ReportJSON(d.Now())}
 		}
 		return writeJSON(d, rows)
 	}

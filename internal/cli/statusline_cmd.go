@@ -7,6 +7,7 @@ import (
 	"os/exec"
 
 	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/out"
 	"github.com/claude-account/claude-account/internal/statusline"
 	"github.com/claude-account/claude-account/internal/usage"
 )
@@ -31,6 +32,13 @@ where STATE is * for uncommitted changes and ↑N ↓N against the upstream (a
 branch without one: ↑N against the base the worktree was made from). With
 --waiting, "N waiting" follows when N of the account's other sessions wait for you.
 
+While a window of the account is past 90%, a second row follows (also after the
+account's own status line, which runs in place of this one): near the limit, the
+figures with their reset times and the allowed account with the most headroom; at
+the limit, when it resets and 'claude-account resume --next', which carries the
+conversation on with that account; or that no account has headroom, and which
+resets first. Claude Code shows every row a status line prints (2.0.77 to 2.1.332).
+
 It is on for every account 'claude-account init' makes, and off otherwise. Three ways
 to turn it on (or off); a statusLine of your own in settings.json always wins:
   - account.toml (accounts made by init): statusline = true, or false to turn it off;
@@ -54,7 +62,17 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 	if c.Usage != "" {
 		used = usage.Observe(c.Usage, data, d.Now())
 		if c.RecordOnly {
-			return runOwnStatusLine(d, c.Usage, data)
+			// The account's own line exactly as it prints it, then the
+			// warning row, on a line of its own.
+			own := out.Pass(d.Stdout)
+			err := runOwnStatusLine(d, c.Usage, data, own)
+			if row := warningRow(d, in, AccountFlags{}.named(d), used); row != "" {
+				if own.Open() {
+					d.stdout().Line("") // ends the account's last line
+				}
+				d.stdout().Line(row)
+			}
+			return err
 		}
 	}
 	line := statusLine(d, in, !c.NoGit)
@@ -72,7 +90,30 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 		line.Waiting = waitingCount(d, line.Account, in.SessionID)
 	}
 	d.stdout().Line(line.String())
+	if row := warningRow(d, in, line.Account, used); row != "" {
+		d.stdout().Line(row)
+	}
 	return nil
+}
+
+// warningRow is the row the line adds while a window of the account is past
+// usage.Warn (statusline.Warning), with the headroom of the accounts allowed
+// where the session runs; "" below it: the accounts are weighed only then.
+func warningRow(d *Deps, in statusline.Input, account string, used usage.Usage) string {
+	w := statusline.Warning{Account: account, Usage: used, Now: d.Now()}
+	if used.Busiest(w.Now) < usage.Warn {
+		return ""
+	}
+	at := *d
+	at.Dir = in.Dir(d.Dir)
+	if r, err := findRoom(&at, account); err == nil {
+		if r.has {
+			w.Room, w.RoomUsage = r.best.name, r.best.used
+		} else {
+			w.First, w.FirstAt = r.first, r.firstAt
+		}
+	}
+	return w.String()
 }
 
 // statusLine is the line for Claude's input in, but usage and waiting
@@ -95,7 +136,7 @@ func statusLine(d *Deps, in statusline.Input, useGit bool) statusline.Line {
 // launcher's line, with the same input; its output is Claude's to show,
 // passed on as it is. None: nothing is printed. Inside one (a status line
 // that is itself this one), none runs again.
-func runOwnStatusLine(d *Deps, accountDir string, input []byte) error {
+func runOwnStatusLine(d *Deps, accountDir string, input []byte, stdout io.Writer) error {
 	if d.Env.Get(statusline.OwnEnv) != "" {
 		return nil
 	}
@@ -105,7 +146,7 @@ func runOwnStatusLine(d *Deps, accountDir string, input []byte) error {
 	}
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Dir, cmd.Env = d.Dir, d.Env.With(statusline.OwnEnv, "1").List()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), d.Stdout, d.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), stdout, d.Stderr
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {

@@ -232,10 +232,13 @@ func same(a, b *Window) bool {
 // JSON is the record as accounts --json shows it under "usage": every field
 // present, null where unknown.
 func (u Usage) JSON() []byte {
-	return append(jsonx.Object(false,
-		jsonx.Field{Name: "fiveHour", Value: u.FiveHour.json()},
-		jsonx.Field{Name: "sevenDay", Value: u.SevenDay.json()},
-		jsonx.Field{Name: "updatedAt", Value: timeJSON(u.UpdatedAt)}), '\n')
+	return append(jsonx.Object(false, u.fields()...), '\n')
+}
+
+func (u Usage) fields() []jsonx.Field {
+	return []jsonx.Field{{Name: "fiveHour", Value: u.FiveHour.json()},
+		{Name: "sevenDay", Value: u.SevenDay.json()},
+		{Name: "updatedAt", Value: timeJSON(u.UpdatedAt)}}
 }
 
 func (w *Window) json() []byte {
@@ -296,28 +299,34 @@ func (u Usage) Short(now time.Time) string {
 	return strings.Join(parts, " · ")
 }
 
-// Long is Short with each reset time and the figure's age, for ps and
-// accounts: "5h 42% (resets 14:05) · 7d 13% (resets Nov 30 09:00), 3 min ago";
-// "unknown" when no session of the account reported any.
+// Long is the figures with each reset time and their age, for ps and
+// accounts: "5h 42% (resets 14:05) · 7d 13% (resets Nov 30 09:00), 3 min
+// ago"; Old ones as they were, with when and why they are old (see
+// Freshness): "old: 5h 42% · 7d 13% as of 10:05, 6 h ago; no interactive
+// session has reported since"; unknown ones since when: "unknown: no
+// interactive session has reported ever".
 func (u Usage) Long(now time.Time) string {
-	if !u.Known() {
-		return "unknown"
-	}
-	var parts []string
-	for _, p := range u.named() {
-		part := p.name + " " + percent(p.w.Used(now))
-		if r := p.w.ResetsAt; !r.IsZero() && now.Before(r) {
-			part += " (resets " + clock(r.Local(), now.Local()) + ")"
+	switch u.Freshness(now) {
+	case Unknown:
+		return "unknown: " + u.Silence(now)
+	case Old:
+		var parts []string
+		for _, p := range u.named() {
+			parts = append(parts, p.name+" "+percent(p.w.UsedPercent))
 		}
-		parts = append(parts, part)
+		when := "at an unknown time"
+		if !u.UpdatedAt.IsZero() {
+			when = Clock(u.UpdatedAt.Local(), now.Local()) + ", " + Age(now.Sub(u.UpdatedAt)) + " ago"
+		}
+		return "old: " + strings.Join(parts, " · ") + " as of " + when + "; no interactive session has reported since"
 	}
-	return strings.Join(parts, " · ") + ", " + Age(now.Sub(u.UpdatedAt)) + " ago"
+	return u.Resets(now) + ", " + Age(now.Sub(u.UpdatedAt)) + " ago"
 }
 
 func percent(p float64) string { return strconv.FormatFloat(math.Round(p), 'f', 0, 64) + "%" }
 
-// clock is a time of day, with its date when it is not today.
-func clock(t, now time.Time) string {
+// Clock is a time of day, with its date when it is not today.
+func Clock(t, now time.Time) string {
 	if t.YearDay() == now.YearDay() && t.Year() == now.Year() {
 		return t.Format("15:04")
 	}

@@ -94,7 +94,7 @@ func TestReadUnknown(t *testing.T) {
 	if got := string(u.JSON()); got != `{"fiveHour":null,"sevenDay":null,"updatedAt":null}`+"\n" {
 		t.Fatalf("JSON = %s", got)
 	}
-	if u.Long(time.Now()) != "unknown" || u.Short(time.Now()) != "" || u.Busiest(time.Now()) != -1 {
+	if u.Long(time.Now()) != "unknown: no interactive session has reported ever" || u.Short(time.Now()) != "" || u.Busiest(time.Now()) != -1 {
 		t.Fatal("unknown usage reads as known")
 	}
 }
