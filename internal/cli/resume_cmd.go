@@ -8,12 +8,14 @@ import (
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
 // ResumeCmd is `claude-account resume`.
 type ResumeCmd struct {
-	ID         string   `arg:"" help:"The conversation's id, as 'sessions' lists it (a prefix of 8 or more characters that names one will do)."`
+	ID         string   `arg:"" optional:"" help:"The conversation's id, as 'sessions' lists it (a prefix of 8 or more characters that names one will do); with --next, default: the newest conversation a usage limit stopped."`
+	Next       bool     `help:"Hand a conversation a usage limit stopped to the allowed account with the most headroom and send the refused turn again there, in the terminal it ran in when its session still runs (see below)."`
 	Account    string   `short:"a" placeholder:"NAME" help:"Continue it on this account, with its login, settings and servers (a handoff, when it is another account's; that account's copy stays). Default: the account of its newest copy."`
 	Copy       string   `placeholder:"ACCOUNT|PATH" help:"Continue this copy of it: the account that holds it, or its transcript's path (when its copies were continued apart, the error names them)."`
 	Fork       bool     `help:"Continue a copy of its own, under a new session id (Claude's --fork-session): for a conversation another session runs now."`
@@ -58,6 +60,12 @@ Examples:
 
 // Run finds the conversation and starts Claude on it.
 func (c *ResumeCmd) Run(d *Deps) error {
+	if c.Next {
+		return c.runNext(d)
+	}
+	if c.ID == "" {
+		return UsageError{errors.New("resume needs the conversation's id ('claude-account sessions --all' lists them), or --next for the newest one a usage limit stopped")}
+	}
 	if len(c.ID) < 8 {
 		return UsageError{fmt.Errorf("%q is too short to name a conversation: give 8 or more characters of its id ('claude-account sessions --all' lists them)", c.ID)}
 	}
@@ -87,6 +95,13 @@ func (c *ResumeCmd) Run(d *Deps) error {
 	if target == "" {
 		target = conv.Account
 	}
+	return c.launch(d, conv, target, nil)
+}
+
+// launch continues conv on account target in the worktree it ran in (or
+// here, --here); resend is the turn a usage limit refused, sent again as
+// the session's first prompt (resume --next), nil for none.
+func (c *ResumeCmd) launch(d *Deps, conv conversation.Conversation, target string, resend *conversation.Refusal) error {
 	dir, notes, err := d.Dir, []string(nil), error(nil)
 	if !c.Here {
 		dir, notes, err = worktree.ResumeDir(conv, d.Dir, d.Env.Get, d.Env.List())
@@ -116,16 +131,27 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		}
 	}
 	ws.Bring = &conv
+	ws.Resend = resend
 	lead := []string{"--resume", conv.ID}
 	if c.Fork {
 		lead = append(lead, "--fork-session")
 	}
-	args := append(lead, c.Args...)
-	if len(c.Args) > 0 && c.Args[0] == "--" {
-		args = append(lead, c.Args[1:]...)
+	rest := c.Args
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	}
+	args := append(lead, rest...)
+	if resend != nil && resend.Prompt != "" {
+		// Claude's one positional argument is the prompt it submits first
+		// (measured: 2.1.90 and 2.1.332 send it with the conversation).
+		args = append(args, promptArg(resend.Prompt))
 	}
 	io := launchIO(&in)
 	st, err := ws.Session(args, io)
+	if ws.Next != nil {
+		return continueNext(&in, ws.Next)
+	}
+	exitHint(&in, ws, session.Classify(args, ws.Claude), st, err)
 	return exitStatus(st, withStop(&in, ws, err))
 }
 

@@ -143,6 +143,12 @@ func (c *RunCmd) Run(d *Deps) error {
 		return exitStatus(ws.Command(args, io))
 	}
 	st, err := ws.Session(args, io)
+	if ws.Next != nil {
+		// 'claude-account resume --next' closed this Claude to continue
+		// its conversation on another account: here, in this terminal.
+		return continueNext(d, ws.Next)
+	}
+	exitHint(d, ws, inv, st, err)
 	return exitStatus(st, withBeside(ws, withStop(d, ws, err)))
 }
 
