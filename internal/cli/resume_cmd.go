@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
@@ -92,8 +93,19 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		return fmt.Errorf("conversation %s is in %s: %s; read it first, then resume it with --unverified", conv.ID, filepath.Dir(filepath.Dir(conv.Transcript)), conv.Why)
 	}
 	target := c.Account
-	if target == "" {
+	switch target {
+	case "":
 		target = conv.Account
+	case Auto:
+		// Weighed where the conversation ran (its bindings), and said in
+		// one line: the account it goes on with, and why.
+		in := *d
+		if fi, err := os.Stat(conv.Worktree); conv.Worktree != "" && err == nil && fi.IsDir() {
+			in.Dir = conv.Worktree
+		}
+		if target, err = pickAuto(&in, true); err != nil {
+			return err
+		}
 	}
 	return c.launch(d, conv, target, nil)
 }
