@@ -51,12 +51,27 @@ of its own under a new id.
 'claudemax --resume ID' in any worktree of the repository finds it the same way, and
 brings the newest of every account's copies.
 
+At a usage limit, --next carries on in one step: the conversation ID, or with no ID the
+newest one whose last turn a limit refused (Claude's "You've hit your … limit"), goes to
+the account with the most headroom of those allowed where it ran (as run --account auto
+weighs them; one line says which and why), in the worktree it ran in, and the refused
+prompt is sent again as that Claude's first prompt. That account's copy is put where its
+Claude looks without the refused turn; the limited account's copy stays as it was. When
+the limited session still runs under a launcher (typed in another terminal, or as
+'! claude-account resume --next' inside it), that launcher is asked to do it and its
+Claude is closed as 'claude-account close' does: the conversation goes on in the same
+terminal, and the limited Claude, gone, cannot continue it again when its limit resets
+(2.1.234's automatic continue). When no allowed account has headroom it says when the
+first resets. A background session (--bg) at a limit is not handed over while its
+supervisor runs it: stop it first ('claude-account close ID').
+
 Examples:
   claude-account resume 7c0f3a2e
   claude-account resume 7c0f3a2e --account work
   claude-account resume 7c0f3a2e --copy max
   claude-account resume 7c0f3a2e --fork
-  claude-account resume 7c0f3a2e --here -- --model opus`
+  claude-account resume 7c0f3a2e --here -- --model opus
+  claude-account resume --next`
 }
 
 // Run finds the conversation and starts Claude on it.
