@@ -63,11 +63,6 @@ var (
 	// (measured: 2.1.90 and 2.1.332 print it, 2.0.77 does not; the
 	// releases between were not measured).
 	ExitResumeHint = V(2, 1, 90)
-	// AutoContinue: a session a usage limit stopped continues by itself
-	// when the limit resets, while Claude still runs ("set to continue
-	// automatically at …"; 2.1.332 writes "Automatic continue cancelled"
-	// when it exits first).
-	AutoContinue = V(2, 1, 234)
 	// Oldest is the oldest release the launcher supports, for what it has.
 	Oldest = V(2, 0, 77)
 )
