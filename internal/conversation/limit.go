@@ -153,8 +153,10 @@ func textOf(c gjson.Result) string {
 // the refused entry are kept as they are. ok false when data holds no such
 // entry.
 func WithoutRefusal(data []byte, r Refusal) ([]byte, bool) {
+	// A refused tool result stays: dropped, the tool call before it would
+	// have no result, which the API refuses. Only a prompt is sent again.
 	start := r.User
-	if start == "" {
+	if start == "" || r.Prompt == "" {
 		start = r.Error
 	}
 	out := make([]byte, 0, len(data))

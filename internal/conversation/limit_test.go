@@ -76,6 +76,16 @@ func TestWithoutRefusal(t *testing.T) {
 	if o := Compare([]byte(continued), []byte(after)); o != Diverged {
 		t.Errorf("Compare(continued, limited went on) = %v, want diverged", o)
 	}
+	// A limit mid-turn refused a tool's result: it stays (the tool call
+	// needs it), only the refusal goes, and nothing is sent again.
+	tool := t1 + `{"parentUuid":"a1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]},"uuid":"r2"}` + "\n" + refusal("e2", "r2")
+	rt, ok := EndsRefused([]byte(tool))
+	if !ok || rt.Prompt != "" || rt.User != "r2" {
+		t.Fatalf("EndsRefused(tool result) = %+v, %v", rt, ok)
+	}
+	if got, ok := WithoutRefusal([]byte(tool), rt); !ok || !strings.Contains(string(got), `"uuid":"r2"`) || strings.Contains(string(got), "rate_limit") {
+		t.Errorf("WithoutRefusal(tool result) = %q, %v", got, ok)
+	}
 	if _, ok := WithoutRefusal([]byte(t1), r); ok {
 		t.Error("WithoutRefusal found a turn in a transcript without it")
 	}
