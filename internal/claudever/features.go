@@ -58,6 +58,11 @@ var (
 	// ProcessWrapper: CLAUDE_CODE_PROCESS_WRAPPER (setting processWrapper)
 	// starts the supervisor and each session it hosts through a program.
 	ProcessWrapper = V(2, 1, 208)
+	// ExitResumeHint: an interactive session that wrote a transcript ends
+	// printing "Resume this session with:" and "claude --resume <id>"
+	// (measured: 2.1.90 and 2.1.332 print it, 2.0.77 does not; the
+	// releases between were not measured).
+	ExitResumeHint = V(2, 1, 90)
 	// Oldest is the oldest release the launcher supports, for what it has.
 	Oldest = V(2, 0, 77)
 )

@@ -3,17 +3,20 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/configdir"
 	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
 // ResumeCmd is `claude-account resume`.
 type ResumeCmd struct {
-	ID         string   `arg:"" help:"The conversation's id, as 'sessions' lists it (a prefix of 8 or more characters that names one will do)."`
+	ID         string   `arg:"" optional:"" help:"The conversation's id, as 'sessions' lists it (a prefix of 8 or more characters that names one will do); with --next, default: the newest conversation a usage limit stopped."`
+	Next       bool     `help:"Hand a conversation a usage limit stopped to the allowed account with the most headroom and send the refused turn again there, in the terminal it ran in when its session still runs (see below)."`
 	Account    string   `short:"a" placeholder:"NAME" help:"Continue it on this account, with its login, settings and servers (a handoff, when it is another account's; that account's copy stays). Default: the account of its newest copy."`
 	Copy       string   `placeholder:"ACCOUNT|PATH" help:"Continue this copy of it: the account that holds it, or its transcript's path (when its copies were continued apart, the error names them)."`
 	Fork       bool     `help:"Continue a copy of its own, under a new session id (Claude's --fork-session): for a conversation another session runs now."`
@@ -48,16 +51,37 @@ of its own under a new id.
 'claudemax --resume ID' in any worktree of the repository finds it the same way, and
 brings the newest of every account's copies.
 
+At a usage limit, --next carries on in one step: the conversation ID, or with no ID the
+newest one whose last turn a limit refused (Claude's "You've hit your … limit"), goes to
+the account with the most headroom of those allowed where it ran (as run --account auto
+weighs them; one line says which and why), in the worktree it ran in, and the refused
+prompt is sent again as that Claude's first prompt. That account's copy is put where its
+Claude looks without the refused turn; the limited account's copy stays as it was. When
+the limited session still runs under a launcher (typed in another terminal, or as
+'! claude-account resume --next' inside it), that launcher is asked to do it and its
+Claude is closed as 'claude-account close' does: the conversation goes on in the same
+terminal, and the limited Claude, gone, cannot continue it again when its limit resets
+(2.1.234's automatic continue). When no allowed account has headroom it says when the
+first resets. A background session (--bg) at a limit is not handed over while its
+supervisor runs it: stop it first ('claude-account close ID').
+
 Examples:
   claude-account resume 7c0f3a2e
   claude-account resume 7c0f3a2e --account work
   claude-account resume 7c0f3a2e --copy max
   claude-account resume 7c0f3a2e --fork
-  claude-account resume 7c0f3a2e --here -- --model opus`
+  claude-account resume 7c0f3a2e --here -- --model opus
+  claude-account resume --next`
 }
 
 // Run finds the conversation and starts Claude on it.
 func (c *ResumeCmd) Run(d *Deps) error {
+	if c.Next {
+		return c.runNext(d)
+	}
+	if c.ID == "" {
+		return UsageError{errors.New("resume needs the conversation's id ('claude-account sessions --all' lists them), or --next for the newest one a usage limit stopped")}
+	}
 	if len(c.ID) < 8 {
 		return UsageError{fmt.Errorf("%q is too short to name a conversation: give 8 or more characters of its id ('claude-account sessions --all' lists them)", c.ID)}
 	}
@@ -84,9 +108,27 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		return fmt.Errorf("conversation %s is in %s: %s; read it first, then resume it with --unverified", conv.ID, filepath.Dir(filepath.Dir(conv.Transcript)), conv.Why)
 	}
 	target := c.Account
-	if target == "" {
+	switch target {
+	case "":
 		target = conv.Account
+	case Auto:
+		// Weighed where the conversation ran (its bindings), and said in
+		// one line: the account it goes on with, and why.
+		in := *d
+		if fi, err := os.Stat(conv.Worktree); conv.Worktree != "" && err == nil && fi.IsDir() {
+			in.Dir = conv.Worktree
+		}
+		if target, err = pickAuto(&in, true); err != nil {
+			return err
+		}
 	}
+	return c.launch(d, conv, target, nil)
+}
+
+// launch continues conv on account target in the worktree it ran in (or
+// here, --here); resend is the turn a usage limit refused, sent again as
+// the session's first prompt (resume --next), nil for none.
+func (c *ResumeCmd) launch(d *Deps, conv conversation.Conversation, target string, resend *conversation.Refusal) error {
 	dir, notes, err := d.Dir, []string(nil), error(nil)
 	if !c.Here {
 		dir, notes, err = worktree.ResumeDir(conv, d.Dir, d.Env.Get, d.Env.List())
@@ -116,16 +158,27 @@ func (c *ResumeCmd) Run(d *Deps) error {
 		}
 	}
 	ws.Bring = &conv
+	ws.Resend = resend
 	lead := []string{"--resume", conv.ID}
 	if c.Fork {
 		lead = append(lead, "--fork-session")
 	}
-	args := append(lead, c.Args...)
-	if len(c.Args) > 0 && c.Args[0] == "--" {
-		args = append(lead, c.Args[1:]...)
+	rest := c.Args
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	}
+	args := append(lead, rest...)
+	if resend != nil && resend.Prompt != "" {
+		// Claude's one positional argument is the prompt it submits first
+		// (measured: 2.1.90 and 2.1.332 send it with the conversation).
+		args = append(args, promptArg(resend.Prompt))
 	}
 	io := launchIO(&in)
 	st, err := ws.Session(args, io)
+	if ws.Next != nil {
+		return continueNext(&in, ws.Next)
+	}
+	exitHint(&in, ws, session.Classify(args, ws.Claude), st, err)
 	return exitStatus(st, withStop(&in, ws, err))
 }
 

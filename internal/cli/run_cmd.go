@@ -147,6 +147,12 @@ func (c *RunCmd) Run(d *Deps) error {
 		return exitStatus(ws.Command(args, io))
 	}
 	st, err := ws.Session(args, io)
+	if ws.Next != nil {
+		// 'claude-account resume --next' closed this Claude to continue
+		// its conversation on another account: here, in this terminal.
+		return continueNext(d, ws.Next)
+	}
+	exitHint(d, ws, inv, st, err)
 	if err == nil && !inv.Print {
 		// Claude's full screen erased what was said before it: say it
 		// again, with the figures its session reported.

@@ -62,10 +62,12 @@ func bySets(ua, ub map[string]bool) Order {
 
 // uuids is the set of the messages' uuids in a transcript: each line's own
 // (top-level) "uuid"; lines without one (titles, summaries, queue
-// operations) are not messages of the conversation. It reads a line at a
+// operations) are not messages of the conversation, nor is a turn a usage
+// limit refused (isRefusal, its refused entry and the notices after it).
+// It reads a line at a
 // time: a transcript may be hundreds of megabytes.
 func uuids(r io.Reader) map[string]bool {
-	set := map[string]bool{}
+	set, refused := map[string]bool{}, map[string]bool{}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	for {
@@ -78,7 +80,20 @@ func uuids(r io.Reader) map[string]bool {
 			line, long = append(long, line...), nil
 		}
 		if bytes.Contains(line, []byte(`"uuid"`)) {
-			if u := gjson.GetBytes(line, "uuid"); u.Type == gjson.String && u.Str != "" {
+			f := gjson.GetManyBytes(line, "uuid", "parentUuid", "type")
+			switch u := f[0]; {
+			case u.Type != gjson.String || u.Str == "":
+			case isRefusal(line):
+				// A turn a usage limit refused is no message of the
+				// conversation: the account it was handed to sends it
+				// again (resume --next), its copy without it. Neither the
+				// refused entry, the refusal, nor Claude's notices about it
+				// make the two copies diverge.
+				refused[u.Str], refused[f[1].Str] = true, true
+				delete(set, f[1].Str)
+			case f[2].Str == "system" && refused[f[1].Str]:
+				refused[u.Str] = true
+			default:
 				set[u.Str] = true
 			}
 		}

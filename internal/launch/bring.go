@@ -101,7 +101,26 @@ func (w *Workspace) bring(args []string, io IO) error {
 	if p.Replaced != "" {
 		io.Note("kept the older copy of conversation " + c.ID + " here as " + p.Replaced)
 	}
+	if w.Resend != nil && err == nil {
+		return dropRefusal(p.Path, *w.Resend)
+	}
 	return nil
+}
+
+// dropRefusal rewrites this account's copy at path without the turn a usage
+// limit refused (conversation.WithoutRefusal), which the session sends
+// again. Written anew and renamed over it: a copy that is a hard link of the
+// limited account's leaves that one as it was.
+func dropRefusal(path string, r conversation.Refusal) error {
+	data, err := fsx.ReadFileNoFollow(path, 1<<30)
+	if err != nil {
+		return fmt.Errorf("conversation %s: %v; nothing was sent", filepath.Base(path), err)
+	}
+	out, ok := conversation.WithoutRefusal(data, r)
+	if !ok {
+		return nil // already without it: a copy handed over before
+	}
+	return fsx.WriteFile(path, out, 0o600)
 }
 
 // notRunning refuses a conversation that runs now in another session,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
@@ -61,6 +62,8 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	})
 	watch.stop()
 	stopBeat()
+	w.Next = takeNext(w.lockDir, id, token)
+	w.Wrote = w.wrote()
 	session.Forget(w.lockDir, id, token)
 	held.Release()
 	// Even when Claude did not start: the pass also records that the
@@ -205,4 +208,27 @@ func projectStatusLine(dirs []string) bool {
 		}
 	}
 	return false
+}
+
+// wrote is the session id of the transcript this session's Claude wrote
+// last: the newest <id>.jsonl under the key of the directory it started in
+// changed since the launcher took the lock (a side chain's agent-*.jsonl is
+// no conversation of its own). "" when none.
+func (w *Workspace) wrote() string {
+	dir := filepath.Join(w.Layout.ConfigDir, "projects", conversation.KeyFor(w.dir, w.Claude))
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	best, newest := "", w.started
+	for _, de := range des {
+		id, ok := strings.CutSuffix(de.Name(), ".jsonl")
+		if !ok || !de.Type().IsRegular() || !IsSessionID(id) {
+			continue
+		}
+		if fi, err := de.Info(); err == nil && fi.ModTime().UnixNano() >= newest {
+			best, newest = id, fi.ModTime().UnixNano()
+		}
+	}
+	return best
 }

@@ -35,6 +35,18 @@ type Workspace struct {
 	// Bring is a conversation to put where this session's Claude finds it
 	// before it starts (bring), chosen by 'claude-account resume'.
 	Bring *conversation.Conversation
+	// Resend is the turn a usage limit refused in Bring, which this
+	// session sends again ('claude-account resume --next'): this account's
+	// copy is put where Claude finds it without it (the other account's
+	// copy is never changed).
+	Resend *conversation.Refusal
+	// Next is what 'claude-account resume --next' asked of this session
+	// while it ran (RequestNext), read once its Claude exited; nil when
+	// nothing was asked.
+	Next *Next
+	// Wrote is the conversation this session's Claude wrote last (its
+	// session id), read once it exited; "" when it wrote none.
+	Wrote string
 	// Accounts are the accounts whose copies of a conversation resumed by
 	// id (claude --resume ID) are compared with this one's, this one among
 	// them (the command sets it: every account it finds); nil: this one's
