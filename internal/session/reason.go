@@ -9,6 +9,15 @@ import (
 // ps --json shows, in the order ps and jump --waiting rank sessions (the
 // first needs its user most: a session at a limit goes nowhere until it is
 // handed on, one that merely started has lost nothing).
+//
+// A limit, measured with the API stand-in refusing every request (429,
+// unified status rejected) from a session's first prompt on: 2.1.90, 2.1.197
+// and 2.1.332 fire StopFailure "error":"rate_limit" with Claude's line as
+// last_assistant_message ("You've hit your session limit · resets 5:28pm
+// (UTC)"; 2.1.332 says "5-hour limit"); the status line then reports the
+// five-hour window at 100% on 2.1.90 and 2.1.332, nothing on 2.1.197. 2.0.77
+// prints the same line and opens /rate-limit-options but fires Stop (no
+// StopFailure before 2.1.78): its limit reads as an answer's end.
 const (
 	Limit      = "limit"      // StopFailure "rate_limit": a usage limit refused the turn (2.1.78+)
 	Permission = "permission" // a permission dialog
