@@ -159,7 +159,7 @@ Example:
 type HookStateCmd struct {
 	ID     string `required:"" help:"The session: its instance lock's name."`
 	Token  string `required:"" help:"The lock holder's PID and start, so a state outlives nothing."`
-	Notify bool   `help:"Show a desktop notification when the session starts to wait (account.toml notify = true)."`
+	Notify bool   `help:"Show a desktop notification when the session starts to wait (account.toml notify = true; the launcher passes it only to a session a person attends)."`
 }
 
 // Help is shown under the command's usage.
@@ -172,7 +172,13 @@ never 2, which would stop Claude's prompt or answer.
 
 With --notify, a move into waiting also shows a desktop notification naming the account, the
 worktree and why (notify-send, or osascript on macOS; nothing where neither is), at most one
-per session in 10 seconds. The notifier is started and left: the hook never waits for it.`
+per session in 10 seconds. At a usage limit (StopFailure "rate_limit", Claude Code 2.1.78+)
+it names the limit, when it resets, and the allowed account with the most headroom with
+'claude-account resume --next', or says that none has any and when the first resets. The
+launcher passes --notify (account.toml notify = true) only to a session a person attends:
+stdin and stdout are terminals and no -p. A session sent to the background keeps it, and
+then notifies only when blocked (a limit, a permission dialog, a question), not at each
+answer's end. The notifier is started and left: the hook never waits for it.`
 }
 
 // Run records the event.
@@ -212,15 +218,16 @@ func hookState(d *Deps, args []string) error {
 		// launcher's) outlive the launcher whose token they carry: its
 		// state is the fleet's (claude agents, ps reads it), not a session
 		// of the launcher's, so nothing is recorded; it still notifies
-		// when it waits, for nobody watches it.
-		if reason, cwd, ok := session.BackgroundWait(in); ok && notify {
-			notifyWaiting(d, id, &session.State{Cwd: cwd}, reason)
+		// when it is blocked (a limit, a dialog, a question), for nobody
+		// watches it, but not at each answer's end.
+		if s, ok := session.BackgroundWait(in); ok && notify {
+			notifyWaiting(d, id, s)
 		}
 		return nil
 	}
-	var wait func(*session.State, string)
+	var wait func(*session.State)
 	if notify {
-		wait = func(s *session.State, reason string) { notifyWaiting(d, id, s, reason) }
+		wait = func(s *session.State) { notifyWaiting(d, id, s) }
 	}
 	return session.Record(lock.Dir(d.Env), id, token, in, d.Now(), wait)
 }

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/shell"
@@ -19,14 +19,14 @@ import (
 
 // JumpCmd is `claude-account jump`.
 type JumpCmd struct {
-	ID      string `arg:"" optional:"" placeholder:"ID" help:"The session: Claude's PID, its WORKTREE or ACCOUNT/WORKTREE as 'ps' shows them, or Claude's session id. Default: the one waiting longest."`
-	Waiting bool   `help:"The session that has waited for you longest (the first line of 'ps'), as without ID."`
+	ID      string `arg:"" optional:"" placeholder:"ID" help:"The session: Claude's PID, its WORKTREE or ACCOUNT/WORKTREE as 'ps' shows them, or Claude's session id. Default: the one that needs you most, as --waiting."`
+	Waiting bool   `help:"The waiting session that needs you most, in the order of 'ps' (at a limit, a permission dialog, a question, a failed answer, an answer's end, just started), the longest waiting first; as without ID."`
 }
 
 // Help is shown under the command's usage.
 func (c *JumpCmd) Help() string {
 	return `Switches this tmux client to the pane where a Claude session runs: the one named, or the
-one that has waited for you longest. The launcher records the pane (TMUX_PANE) of each
+one that needs you most. The launcher records the pane (TMUX_PANE) of each
 session it starts in tmux; 'ps' shows it in its PANE column. jump selects that pane and
 its window, and switches the client to its tmux session; it prints nothing when it did.
 
@@ -45,7 +45,7 @@ says why, and exits 1: jump runs outside tmux (TMUX is not set), the session was
 started in tmux, or it runs in another tmux server than this one.
 
 Examples:
-  claude-account jump                 # the session that has waited longest
+  claude-account jump                 # the waiting session that needs you most
   claude-account jump fix-login       # the session of that worktree
   claude-account jump work/main       # work's session in a main worktree
   claude-account jump 41822           # Claude with that PID
@@ -63,10 +63,13 @@ func (c *JumpCmd) Run(d *Deps) error {
 	}
 	var in session.Info
 	if c.ID == "" {
-		if len(infos) == 0 || infos[0].State != session.Waiting && infos[0].State != fleet.NeedsInput {
+		// The first of ps's rows that waits: the one that needs its user
+		// most (a limit, a dialog before an answer's end), longest first.
+		i := slices.IndexFunc(infos, waits)
+		if i < 0 {
 			return errors.New("no Claude session waits for you; 'claude-account ps' lists those that run")
 		}
-		in = infos[0] // waiting first, longest first
+		in = infos[i]
 	} else if in, err = pickSession(infos, c.ID); err != nil {
 		return err
 	}
@@ -114,7 +117,7 @@ func cannotJump(in session.Info, ours string) string {
 // describeSession is one line naming a session for a person: account,
 // worktree, state, Claude's PID and its path.
 func describeSession(d *Deps, in session.Info) string {
-	return fmt.Sprintf("%s · %s, %s %s: PID %d in %s", in.Account, orDash(worktreeName(in)), in.State,
+	return fmt.Sprintf("%s · %s, %s %s: PID %d in %s", in.Account, orDash(worktreeName(in)), in.ReasonText,
 		since(d.Now(), in.Since), in.PID, orDash(d.Env.TildePath(in.Path)))
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -26,18 +27,18 @@ import (
 // it, the worktree from the hook's cwd, and a session Claude's supervisor
 // hosts (CLAUDE_JOB_DIR, set in its hooks) is named with its short id and
 // the jump that attaches it.
-func notifyWaiting(d *Deps, id string, s *session.State, reason string) {
+func notifyWaiting(d *Deps, id string, s *session.State) {
 	dir := lock.Dir(d.Env)
 	path := filepath.Join(dir, id+".lock")
 	var in session.Info
 	if h := lock.Read(path); h != nil {
 		in = session.Describe(session.Running{ID: id, Lock: lock.Held{Holder: *h, Path: path}, State: s}, d.Env.Get)
 	} else {
-		var cwd string
-		if s != nil {
-			cwd = s.Cwd
-		}
-		in = session.DescribeAgent(accountOfID(id), fleet.Agent{Cwd: cwd}, d.Env.Get)
+		in = session.DescribeAgent(accountOfID(id), fleet.Agent{Cwd: s.Cwd}, d.Env.Get)
+	}
+	if filepath.IsAbs(s.Cwd) {
+		// The account with headroom is one allowed where the session works.
+		d.Dir = s.Cwd
 	}
 	acct := in.Account
 	if acct == "" {
@@ -48,7 +49,7 @@ func notifyWaiting(d *Deps, id string, s *session.State, reason string) {
 		where = filepath.Base(in.Path)
 	}
 	title := "Claude waits: " + acct + " · " + where
-	body := []string{reason}
+	body := notifyLines(d, acct, s)
 	short := filepath.Base(d.Env.Get("CLAUDE_JOB_DIR"))
 	if !fleet.ValidShort(short) {
 		short = ""
@@ -75,4 +76,13 @@ var lockSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // then the runtime's fingerprint in a work tree, then a slot past the first).
 func accountOfID(id string) string {
 	return lockSuffix().ReplaceAllString(id, "")
+}
+
+// attended reports whether a person is at this launch's terminal: stdin and
+// stdout are terminals. The launcher decides it for a session at launch
+// (with no -p) and passes the state hook --notify only then: nothing a
+// repository sets, nor the hook's own environment, decides it.
+func attended(d *Deps) bool {
+	stdout, ok := d.Stdout.(*os.File)
+	return ok && terminal(d.Stdin) && terminal(stdout)
 }

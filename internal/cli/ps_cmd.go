@@ -11,7 +11,6 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/binding"
-	"github.com/claude-account/claude-account/internal/fleet"
 	"github.com/claude-account/claude-account/internal/lock"
 	"github.com/claude-account/claude-account/internal/session"
 	"github.com/claude-account/claude-account/internal/usage"
@@ -27,22 +26,33 @@ type PsCmd struct {
 // Help is shown under the command's usage.
 func (c *PsCmd) Help() string {
 	return `Lists every Claude the launcher started on this machine that runs now, of every account and
-worktree, the ones waiting for you first: its state, since when, the account, the worktree's
-name and branch, Claude's PID, its tmux pane (PANE, for a session started in tmux: where
-'claude-account jump' goes) and the worktree's path. A worktree the session made itself
+worktree, the ones that need you most first: its state, since when, the account, the
+worktree's name and branch, Claude's PID, its tmux pane (PANE, for a session started in tmux:
+where 'claude-account jump' goes) and the worktree's path. A worktree the session made itself
 (claude --worktree, agents with isolation: "worktree") shows on a line of its own under it.
 
-The state comes from Claude's own hooks, which the launcher passes to each session (never
-through settings.json): working from a prompt until Claude stops; waiting when it stopped
-and needs you (the end of an answer, a permission dialog, an idle notification); starting
-until Claude first reports. A session is listed while its launcher holds the workspace's
-lock, which the kernel frees when the process dies: a dead session is never listed.
+The state says why a session waits, from Claude's own hooks, which the launcher passes to
+each session (never through settings.json). First to last:
+  limit, resets 17:01   a usage limit refused its turn (Claude Code 2.1.78+); the reset
+                        time from the account's figures, else as Claude printed it
+  permission dialog     Claude asks to run a tool
+  question              Claude asks you a question (AskUserQuestion, an MCP elicitation)
+  failed (api error)    the API failed its turn
+  answer ended          it answered and waits for your next prompt
+  just started          no prompt yet (or after /clear)
+  working               from a prompt until Claude stops
+  starting              Claude has not reported yet
+Sessions of one reason list the longest waiting first. Before 2.1.78 Claude reports a
+limit as an answer's end. --json gives the code (reason: limit, permission, question,
+failed, ended, started, working), reasonText, and at a limit resetsAt and Claude's message.
+A session is listed while its launcher holds the workspace's lock, which the kernel frees
+when the process dies: a dead session is never listed.
 
 Background sessions (claude --bg, a session sent to the background with ←) are listed
 beside them, of every account: their worktree (from the directory they work in), Claude's
 short id under PANE/ID (what 'jump', 'close' and 'claude attach' take), Claude's own state
 (starting, working, needs input, done, failed) and, under the path, Claude's line on what
-it does or needs. One that needs input is listed among the waiting ones. They are read from
+it does or needs. One that needs input is listed as a question. They are read from
 the files of Claude's supervisor in the account dir and in the runtimes the account's record
 vouches for, never from a runtime a repository brought; ps never starts a supervisor. A
 background session is listed while its process is a Claude.
@@ -100,7 +110,7 @@ func (c *PsCmd) Run(d *Deps) error {
 		if in.Kind == session.Background {
 			pane = in.ID
 		}
-		tb.Row(in.State, since(d.Now(), in.Since), in.Account,
+		tb.Row(in.ReasonText, since(d.Now(), in.Since), in.Account,
 			orDash(worktreeName(in)), orDash(in.Branch), strconv.Itoa(in.PID), orDash(pane), orDash(d.Env.TildePath(in.Path)))
 		for _, w := range in.Worktrees {
 			tb.Row("", "", "", "└ "+orDash(worktree.Flatten(w.Slug)), orDash(w.Branch), "", "", d.Env.TildePath(w.Path))
@@ -136,8 +146,9 @@ func accountsUsage(d *Deps, infos []session.Info) map[string]usage.Usage {
 	return used
 }
 
-// sessions are the running sessions (of account, or of all when ""), the
-// ones waiting for the user first, the longest waiting first.
+// sessions are the running sessions (of account, or of all when ""), in the
+// order of why they wait (order), the longest waiting first, each with what
+// a person reads of why (explain).
 func sessions(d *Deps, acct string) ([]session.Info, error) {
 	running, err := session.List(lock.Dir(d.Env))
 	if err != nil {
@@ -151,14 +162,14 @@ func sessions(d *Deps, acct string) ([]session.Info, error) {
 		infos = append(infos, session.Describe(r, d.Env.Get))
 	}
 	infos = append(infos, backgroundSessions(d, acct)...)
-	// A background session that needs input waits as a foreground one does;
-	// one that is done or failed waits for nobody.
-	rank := map[string]int{session.Waiting: 0, fleet.NeedsInput: 0, session.Working: 1, session.Starting: 2,
-		fleet.Done: 3, fleet.Failed: 3}
+	explain(d, infos)
+	// Why each waits decides (order): a session at a limit, then one
+	// blocked on a dialog, before one that merely started; a background
+	// session that needs input ranks as a question.
 	sort.SliceStable(infos, func(i, j int) bool {
 		a, b := infos[i], infos[j]
-		if rank[a.State] != rank[b.State] {
-			return rank[a.State] < rank[b.State]
+		if oa, ob := order(a), order(b); oa != ob {
+			return oa < ob
 		}
 		return a.Since.Before(b.Since)
 	})

@@ -163,7 +163,8 @@ func (c *RunCmd) Run(d *Deps) error {
 
 // launchIO is the terminal Claude gets, and where the launcher's notices go.
 func launchIO(d *Deps) launch.IO {
-	return launch.IO{Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr, Note: func(n string) { d.notef("%s", n) }}
+	return launch.IO{Stdin: d.Stdin, Stdout: d.Stdout, Stderr: d.Stderr, Note: func(n string) { d.notef("%s", n) },
+		Attended: attended(d)}
 }
 
 // exitStatus is how Claude ended, as the launcher's own.

@@ -128,7 +128,10 @@ func sessionOf(held *lock.Lock) (id, token string) {
 // the launcher running now, so they follow the binary the user runs and go
 // away with the option; the account's settings.json never holds them.
 func (w *Workspace) sessionArgs(id, token string, args []string, io IO) []string {
-	spec := session.Spec{Exe: Executable(), ID: id, Token: token, Claude: w.Claude, Notify: w.Account.Config.Notify}
+	// Notifications are for a person waiting on the session: never for a
+	// headless -p run or one whose terminal is not there (a script, a pipe).
+	attended := io.Attended && !session.Classify(args, w.Claude).Print
+	spec := session.Spec{Exe: Executable(), ID: id, Token: token, Claude: w.Claude, Notify: w.Account.Config.Notify && attended}
 	if spec.Exe == "" {
 		io.Note("the launcher cannot find its own path, so this session runs without its hooks ('ps' shows it as starting)")
 		return args

@@ -80,6 +80,9 @@ type IO struct {
 	Stdout, Stderr io.Writer
 	// Note prints one notice line for the user (prefixed, kept on one line).
 	Note func(string)
+	// Attended: stdin and stdout are terminals, so a person is at this
+	// session (unless it is -p): only then may its hooks notify.
+	Attended bool
 }
 
 // Open detects the workspace of dir for the account a: its git context (the

@@ -17,7 +17,7 @@ const (
 // .claude/worktrees/NAME, works there), read from git's files as for a
 // foreground session. getenv is the environment git reads.
 func DescribeAgent(account string, a fleet.Agent, getenv func(string) string) Info {
-	in := Info{Kind: Background, Account: account, ID: a.ID, State: a.State, Detail: a.Detail,
+	in := Info{Kind: Background, Account: account, ID: a.ID, State: a.State, Reason: agentReason(a.State), Detail: a.Detail,
 		Since: a.Since, PID: a.PID, SessionID: a.SessionID, ConfigDir: a.ConfigDir,
 		Path: a.Cwd, Worktrees: []Worktree{}}
 	if a.Cwd == "" {
@@ -28,4 +28,21 @@ func DescribeAgent(account string, a fleet.Agent, getenv func(string) string) In
 		in.Slug, in.Branch = where(ctx)
 	}
 	return in
+}
+
+// agentReason is why a background session is in Claude's state of it: one
+// that needs input waits on a question or a dialog (Claude's line, Detail,
+// says which), ranked as a question.
+func agentReason(state string) string {
+	switch state {
+	case fleet.NeedsInput:
+		return Question
+	case fleet.Done:
+		return Ended
+	case fleet.Failed:
+		return Failed
+	case fleet.Starting:
+		return Started
+	}
+	return Busy
 }

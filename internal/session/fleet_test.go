@@ -77,17 +77,28 @@ func TestBackgroundWait(t *testing.T) {
 		ok  bool
 		why string
 	}{
-		{`{"hook_event_name":"Stop","cwd":"/r"}`, true, "Its answer ended."},
-		{`{"hook_event_name":"Notification","notification_type":"permission_prompt"}`, true, "A permission dialog opened."},
-		{`{"hook_event_name":"Notification","notification_type":"elicitation_dialog"}`, true, "It asks you a question."},
+		{`{"hook_event_name":"Stop","cwd":"/r"}`, false, ""}, // nobody waits on each answer
+		{`{"hook_event_name":"PermissionRequest","tool_name":"Bash","cwd":"/r"}`, true, Permission},
+		{`{"hook_event_name":"PermissionRequest","tool_name":"AskUserQuestion"}`, true, Question},
+		{`{"hook_event_name":"StopFailure","error":"rate_limit","last_assistant_message":"You've hit your 5-hour limit"}`, true, Limit},
+		{`{"hook_event_name":"StopFailure","error":"server_error"}`, false, ""},
+		{`{"hook_event_name":"Notification","notification_type":"permission_prompt"}`, false, ""}, // follows each PermissionRequest
+		{`{"hook_event_name":"Notification","notification_type":"elicitation_dialog"}`, true, Question},
 		{`{"hook_event_name":"Notification","notification_type":"idle_prompt"}`, false, ""}, // follows each stop
 		{`{"hook_event_name":"SessionStart","source":"startup"}`, false, ""},
 		{`{"hook_event_name":"UserPromptSubmit"}`, false, ""},
 		{`{}`, false, ""},
 	} {
-		why, _, ok := BackgroundWait([]byte(tc.in))
+		s, ok := BackgroundWait([]byte(tc.in))
+		why := ""
+		if s != nil {
+			why = s.Reason
+		}
 		if ok != tc.ok || why != tc.why {
 			t.Errorf("%s: got %q %v, want %q %v", tc.in, why, ok, tc.why, tc.ok)
+		}
+		if ok && tc.why == Limit && s.Message != "You've hit your 5-hour limit" {
+			t.Errorf("%s: message %q", tc.in, s.Message)
 		}
 	}
 }

@@ -61,12 +61,22 @@ func List(lockDir string) ([]Running, error) {
 // launcher started (Kind Foreground) or one Claude's supervisor hosts
 // (Kind Background: claude --bg, a session sent to the background).
 type Info struct {
-	Kind        string     `json:"kind"` // foreground or background
-	Account     string     `json:"account"`
-	Path        string     `json:"path"`   // the worktree it runs in; outside git, Claude's directory
-	Slug        string     `json:"slug"`   // the worktree's name, "" for a main worktree or outside git
-	Branch      string     `json:"branch"` // "" outside git, "@<commit>" when detached
-	State       string     `json:"state"`  // starting, working or waiting; a background one's: starting, working, needs input, done, failed
+	Kind    string `json:"kind"` // foreground or background
+	Account string `json:"account"`
+	Path    string `json:"path"`   // the worktree it runs in; outside git, Claude's directory
+	Slug    string `json:"slug"`   // the worktree's name, "" for a main worktree or outside git
+	Branch  string `json:"branch"` // "" outside git, "@<commit>" when detached
+	State   string `json:"state"`  // starting, working or waiting; a background one's: starting, working, needs input, done, failed
+	// Reason is why it is in State, one of Reasons (limit, permission,
+	// question, failed, ended, started, working), and ReasonText what a
+	// person reads of it ("limit, resets 17:01"; ps fills it in).
+	Reason     string `json:"reason"`
+	ReasonText string `json:"reasonText"`
+	// ResetsAt is when the limit that stopped it resets, as its account's
+	// figures say (null when they do not); Message is Claude's own line at
+	// a failed turn ("You've hit your 5-hour limit · resets 5:01pm (UTC)").
+	ResetsAt    *time.Time `json:"resetsAt"`
+	Message     string     `json:"message,omitempty"`
 	Since       time.Time  `json:"since"`
 	PID         int        `json:"pid"`         // Claude's (the launcher's until Claude runs)
 	LauncherPID int        `json:"launcherPid"` // the launcher that holds the lock ('claude-account close' stops it)
@@ -97,7 +107,7 @@ type Worktree struct {
 // branch) and the worktrees it made. getenv is the environment git reads.
 func Describe(r Running, getenv func(string) string) Info {
 	h := r.Lock
-	in := Info{Kind: Foreground, Account: h.Account, Path: h.Workspace, State: Starting, Since: h.Started,
+	in := Info{Kind: Foreground, Account: h.Account, Path: h.Workspace, State: Starting, Reason: Started, Since: h.Started,
 		PID: h.ClaudePID, LauncherPID: h.PID, LockFile: h.Path, Worktrees: []Worktree{}}
 	if socket := lock.TmuxSocket(h.Tmux); socket != "" && lock.ValidPane(h.Pane) {
 		in.Pane, in.TmuxSocket = h.Pane, socket
@@ -107,6 +117,7 @@ func Describe(r Running, getenv func(string) string) Info {
 	}
 	if r.State != nil {
 		in.State, in.Since, in.SessionID = r.State.State, r.State.Since, r.State.SessionID
+		in.Reason, in.Message = r.State.Reason, r.State.Message
 	}
 	var repo gitctx.Context
 	if in.Path != "" {

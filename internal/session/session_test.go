@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claude-account/claude-account/internal/claudever"
 )
@@ -124,11 +125,11 @@ func TestRecordWait(t *testing.T) {
 		t.Helper()
 		now = now.Add(after)
 		in := `{"session_id":"s","cwd":"/w","hook_event_name":"` + event + `"` + extra + `}`
-		err := Record(dir, "max-01", "7-1", []byte(in), now, func(s *State, reason string) {
+		err := Record(dir, "max-01", "7-1", []byte(in), now, func(s *State) {
 			if s.State != Waiting || !s.Notified.Equal(now) || s.Token != "7-1" {
 				t.Errorf("wait got %+v", s)
 			}
-			got = append(got, reason)
+			got = append(got, s.Reason)
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -145,7 +146,9 @@ func TestRecordWait(t *testing.T) {
 	step(5*time.Second, "Stop", "") // 6 s after the last: too soon
 	step(time.Second, "UserPromptSubmit", "")
 	step(10*time.Second, "Notification", `,"notification_type":"elicitation_dialog"`)
-	want := []string{"Its answer ended.", "A permission dialog opened.", "It asks you a question."}
+	step(time.Second, "UserPromptSubmit", "")
+	step(10*time.Second, "StopFailure", `,"error":"rate_limit","last_assistant_message":"You've hit your 5-hour limit · resets 5:01pm (UTC)"`)
+	want := []string{Ended, Permission, Question, Limit}
 	if !slices.Equal(got, want) {
 		t.Errorf("notified %q, want %q", got, want)
 	}
@@ -312,4 +315,102 @@ func BenchmarkLaunchArgs(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestRecordReason: the state keeps why it waits, and a notice that only
+// repeats it (a permission_prompt after a question, an idle notice after an
+// answer) keeps the reason and the time it began.
+func TestRecordReason(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lock")
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	step := func(event, extra string) *State {
+		t.Helper()
+		now = now.Add(time.Second)
+		in := `{"session_id":"s","cwd":"/w","hook_event_name":"` + event + `"` + extra + `}`
+		if err := Record(dir, "max-01", "7-1", []byte(in), now, nil); err != nil {
+			t.Fatal(err)
+		}
+		return readState(filepath.Join(StateDir(dir), "max-01.json"), "7-1")
+	}
+	for _, tc := range []struct {
+		event, extra, reason string
+	}{
+		{"SessionStart", `,"source":"startup"`, Started},
+		{"UserPromptSubmit", "", Busy},
+		{"PermissionRequest", `,"tool_name":"AskUserQuestion"`, Question},
+		{"Notification", `,"notification_type":"permission_prompt"`, Question},
+		{"PostToolUse", "", Busy},
+		{"PermissionRequest", `,"tool_name":"Bash"`, Permission},
+		{"PostToolUse", "", Busy},
+		{"StopFailure", `,"error":"rate_limit","last_assistant_message":"You've hit your 5-hour limit · resets 5:01pm (UTC)"`, Limit},
+		{"UserPromptSubmit", "", Busy},
+		{"StopFailure", `,"error":"server_error"`, Failed},
+		{"UserPromptSubmit", "", Busy},
+		{"Stop", "", Ended},
+		{"Notification", `,"notification_type":"idle_prompt"`, Ended},
+		{"SessionStart", `,"source":"clear"`, Started},
+	} {
+		s := step(tc.event, tc.extra)
+		if s.Reason != tc.reason {
+			t.Errorf("after %s%s: reason %q, want %q", tc.event, tc.extra, s.Reason, tc.reason)
+		}
+		if tc.event == "Notification" && s.Since.Equal(now) {
+			t.Errorf("after %s%s: a repeated notice restarted the wait", tc.event, tc.extra)
+		}
+		if (s.Message != "") != (tc.reason == Limit || tc.reason == Failed && strings.Contains(tc.extra, "message")) {
+			t.Errorf("after %s: message %q", tc.event, s.Message)
+		}
+	}
+}
+
+// TestLegacyReason: a state an earlier launcher wrote, with no reason, reads
+// one from its state and event.
+func TestLegacyReason(t *testing.T) {
+	for _, tc := range []struct{ state, event, want string }{
+		{Working, "UserPromptSubmit", Busy},
+		{Starting, "WorktreeCreate", Started},
+		{Waiting, "Stop", Ended},
+		{Waiting, "StopFailure", Failed},
+		{Waiting, "SessionStart", Started},
+		{Waiting, "PermissionRequest", Permission},
+		{Waiting, "Notification", Permission},
+	} {
+		data := []byte(`{"token":"1-1","state":"` + tc.state + `","event":"` + tc.event + `","since":"2026-11-23T12:00:00Z"}`)
+		s, ok := decodeState(data)
+		if !ok || s.Reason != tc.want {
+			t.Errorf("%s after %s: %q, want %q", tc.state, tc.event, s.Reason, tc.want)
+		}
+	}
+	if s, _ := decodeState([]byte(`{"token":"1-1","state":"waiting","event":"Stop","reason":"bogus"}`)); s.Reason != Ended {
+		t.Errorf("an unknown reason reads from the event: %q", s.Reason)
+	}
+}
+
+func TestLimitWords(t *testing.T) {
+	for _, tc := range []struct{ msg, limit, resets string }{
+		{"You've hit your 5-hour limit · resets 5:01pm (UTC)", "5-hour", "5:01pm (UTC)"},
+		{"You've hit your session limit · resets 5:01pm (UTC)", "session", "5:01pm (UTC)"},
+		{"You've hit your weekly limit · resets Dec 2, 9am\nsecond line", "weekly", "Dec 2, 9am"},
+		{"API Error: 500", "", ""},
+		{"", "", ""},
+		{"hit your " + strings.Repeat("x", 100) + " limit · resets " + strings.Repeat("y", 100), "", ""},
+	} {
+		if l, r := LimitWords(tc.msg); l != tc.limit || r != tc.resets {
+			t.Errorf("%q: %q %q, want %q %q", tc.msg, l, r, tc.limit, tc.resets)
+		}
+	}
+}
+
+func FuzzLimitWords(f *testing.F) {
+	f.Add("You've hit your 5-hour limit · resets 5:01pm (UTC)")
+	f.Add("hit your  limit resets ")
+	f.Fuzz(func(t *testing.T, msg string) {
+		l, r := LimitWords(msg)
+		if strings.Contains(l, "\n") || strings.Contains(r, "\n") || len(l) > 40 || len(r) > 60 {
+			t.Fatalf("%q: %q %q", msg, l, r)
+		}
+		if c := clip(msg); len(c) > maxMessage || !utf8.ValidString(c) {
+			t.Fatalf("clip(%q) = %q", msg, c)
+		}
+	})
 }

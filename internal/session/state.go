@@ -36,6 +36,15 @@ type State struct {
 	SessionID string    // Claude's own session id (for claude --resume)
 	Worktrees []string  // worktrees the session made through our WorktreeCreate hook
 	Notified  time.Time // when its hook last notified the user that it waits (Record's wait)
+	// Reason is why it is in State (Reasons: limit, permission, …). A
+	// state an earlier launcher wrote has none: decodeState reads one from
+	// its Event.
+	Reason string
+	// Message is Claude's own line when a turn failed (StopFailure's
+	// last_assistant_message: "You've hit your 5-hour limit · resets
+	// 5:01pm (UTC)"), clipped; shown as Claude's words, never trusted as
+	// anything else.
+	Message string
 }
 
 func (s *State) encode() []byte {
@@ -54,7 +63,11 @@ func (s *State) encode() []byte {
 		{Name: "event", Value: jsonx.String(s.Event)},
 		{Name: "cwd", Value: jsonx.String(s.Cwd)},
 		{Name: "sessionId", Value: jsonx.String(s.SessionID)},
-		{Name: "worktrees", Value: wts}}
+		{Name: "worktrees", Value: wts},
+		{Name: "reason", Value: jsonx.String(s.Reason)}}
+	if s.Message != "" {
+		fields = append(fields, jsonx.Field{Name: "message", Value: jsonx.String(s.Message)})
+	}
 	if !s.Notified.IsZero() {
 		fields = append(fields, jsonx.Field{Name: "notified", Value: jsonx.String(s.Notified.UTC().Format(time.RFC3339Nano))})
 	}
@@ -67,7 +80,11 @@ func decodeState(data []byte) (*State, bool) {
 	}
 	doc := gjson.ParseBytes(data)
 	s := &State{Token: doc.Get("token").String(), State: doc.Get("state").String(), Event: doc.Get("event").String(),
-		Cwd: doc.Get("cwd").String(), SessionID: doc.Get("sessionId").String()}
+		Cwd: doc.Get("cwd").String(), SessionID: doc.Get("sessionId").String(),
+		Reason: doc.Get("reason").String(), Message: clip(doc.Get("message").String())}
+	if Rank(s.Reason) == len(Reasons) {
+		s.Reason = legacyReason(s.State, s.Event)
+	}
 	s.Since, _ = time.Parse(time.RFC3339Nano, doc.Get("since").String())
 	if n := doc.Get("notified"); n.Exists() {
 		s.Notified, _ = time.Parse(time.RFC3339Nano, n.String())
@@ -136,17 +153,18 @@ func InBackground(getenv func(string) string) bool {
 // state dir is in XDG_RUNTIME_DIR, a tmpfs, and a state lost in a crash
 // belongs to a session that is gone too).
 //
-// wait, when not nil, is called with the new state and why it waits, once
-// the session has moved into waiting
+// wait, when not nil, is called with the new state (its Reason says why it
+// waits), once the session has moved into waiting
 // (not at its start or after /clear, where the user is at it), at most once
 // in NotifyEvery: the hook's notification. A spell of waiting is one move,
 // so the idle notification that follows a stop calls nothing.
-func Record(lockDir, id, token string, in []byte, now time.Time, wait func(s *State, reason string)) error {
+func Record(lockDir, id, token string, in []byte, now time.Time, wait func(s *State)) error {
 	if err := ValidID(id); err != nil {
 		return err
 	}
-	var f [5]gjson.Result
-	for i, r := range gjson.GetManyBytes(in, "hook_event_name", "notification_type", "source", "cwd", "session_id") {
+	var f [8]gjson.Result
+	for i, r := range gjson.GetManyBytes(in, "hook_event_name", "notification_type", "source", "cwd", "session_id",
+		"tool_name", "error", "last_assistant_message") {
 		f[i] = r
 	}
 	if !f[0].Exists() {
@@ -156,8 +174,13 @@ func Record(lockDir, id, token string, in []byte, now time.Time, wait func(s *St
 	cur := readState(path, token)
 	n := *cur
 	event := f[0].String()
-	if st := next(event, f[1].String(), f[2].String()); st != "" && st != cur.State {
-		n.State, n.Since, n.Event = st, now, event
+	why := reasonOf(event, f[1].String(), f[5].String(), f[6].String())
+	st := next(event, f[1].String(), f[2].String())
+	if st != "" && st != cur.State {
+		n.State, n.Since, n.Event, n.Reason, n.Message = st, now, event, why, ""
+		if why == Limit || why == Failed {
+			n.Message = clip(f[7].String())
+		}
 		if st == Waiting && event != "SessionStart" && wait != nil && !(now.Sub(cur.Notified) < NotifyEvery) {
 			n.Notified = now
 		} else {
@@ -165,6 +188,13 @@ func Record(lockDir, id, token string, in []byte, now time.Time, wait func(s *St
 		}
 	} else {
 		wait = nil
+		if st == Waiting && event != "Notification" && why != cur.Reason {
+			// Still waiting, for another reason: /clear after an answer
+			// (just started again). A Notification only repeats why it
+			// waits: the permission_prompt after a question's
+			// PermissionRequest, the idle one after an answer.
+			n.Reason, n.Event, n.Message = why, event, ""
+		}
 	}
 	if c := f[3].String(); c != "" {
 		n.Cwd = c
@@ -172,42 +202,20 @@ func Record(lockDir, id, token string, in []byte, now time.Time, wait func(s *St
 	if s := f[4].String(); s != "" {
 		n.SessionID = s
 	}
-	if n.State == cur.State && n.Cwd == cur.Cwd && n.SessionID == cur.SessionID && cur.Token != "" {
+	if n.State == cur.State && n.Reason == cur.Reason && n.Cwd == cur.Cwd && n.SessionID == cur.SessionID && cur.Token != "" {
 		return nil // nothing changed: most PostToolUse events end here
 	}
 	n.Token = token
 	if n.State == "" {
-		n.State, n.Since, n.Event = Starting, now, event
+		n.State, n.Since, n.Event, n.Reason = Starting, now, event, Started
 	}
 	if err := write(lockDir, path, &n); err != nil {
 		return err
 	}
 	if wait != nil {
-		wait(&n, reason(event, f[1].String()))
+		wait(&n)
 	}
 	return nil
-}
-
-// reason is why a session waits after event, as a notification says it.
-func reason(event, notification string) string {
-	switch event {
-	case "Stop":
-		return "Its answer ended."
-	case "StopFailure":
-		return "Its answer failed (an API error)."
-	case "PermissionRequest":
-		return "A permission dialog opened."
-	case "Notification":
-		switch notification {
-		case "permission_prompt":
-			return "A permission dialog opened."
-		case "idle_prompt":
-			return "It is idle, waiting for your prompt."
-		case "elicitation_dialog":
-			return "It asks you a question."
-		}
-	}
-	return "It needs your attention."
 }
 
 // AddWorktree records that session id made the worktree at path (our
@@ -222,7 +230,7 @@ func AddWorktree(lockDir, id, token, path string, now time.Time) error {
 		return nil
 	}
 	if n.Token == "" {
-		n.Token, n.State, n.Since, n.Event = token, Starting, now, "WorktreeCreate"
+		n.Token, n.State, n.Since, n.Event, n.Reason = token, Starting, now, "WorktreeCreate", Started
 	}
 	n.Worktrees = append(n.Worktrees, path)
 	return write(lockDir, file, n)
@@ -286,17 +294,25 @@ func write(lockDir, path string, s *State) error {
 	return nil
 }
 
-// BackgroundWait is why a background session waits after the hook event in
-// (Claude's hook JSON), and the directory it works in; ok false when the
-// event does not make it wait. Such a session keeps no state of the
-// launcher's (InBackground), so there is no earlier state to tell a new
-// spell of waiting from: its start, and the idle notice that follows each
-// stop, notify nothing, so each answer or question notifies once.
-func BackgroundWait(in []byte) (why, cwd string, ok bool) {
-	f := gjson.GetManyBytes(in, "hook_event_name", "notification_type", "source", "cwd")
+// BackgroundWait is the state a background session waits in after the hook
+// event in (Claude's hook JSON): why (Reason), Claude's line at a failure
+// (Message) and the directory it works in (Cwd); ok only when the event
+// leaves it blocked until someone acts (NeedsInput: a limit, a permission
+// dialog, a question), for nobody watches it then, and not at each answer's
+// end. Such a session keeps no state of the launcher's (InBackground), so
+// there is no earlier state to tell a new spell of waiting from: a dialog
+// notifies at its PermissionRequest, not again at the permission_prompt
+// notice Claude sends some seconds later (every release fires both).
+func BackgroundWait(in []byte) (s *State, ok bool) {
+	f := gjson.GetManyBytes(in, "hook_event_name", "notification_type", "source", "cwd", "tool_name", "error", "last_assistant_message")
 	event, note := f[0].String(), f[1].String()
-	if next(event, note, f[2].String()) != Waiting || event == "SessionStart" || note == "idle_prompt" {
-		return "", "", false
+	why := reasonOf(event, note, f[4].String(), f[5].String())
+	if next(event, note, f[2].String()) != Waiting || !NeedsInput(why) || note == "permission_prompt" {
+		return nil, false
 	}
-	return reason(event, note), f[3].String(), true
+	s = &State{State: Waiting, Event: event, Reason: why, Cwd: f[3].String()}
+	if why == Limit {
+		s.Message = clip(f[6].String())
+	}
+	return s, true
 }

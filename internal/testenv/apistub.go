@@ -17,7 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// apistub [-proxy] [-hold FILE] [-limit FILE] [-tool COMMAND] [DIR]: a loopback stand-in for the Anthropic API, the
+// apistub [-proxy] [-hold FILE] [-limit FILE] [-tool COMMAND] [-ask] [DIR]: a loopback stand-in for the Anthropic API, the
 // oracle for what Claude really loaded and with which login. It listens on
 // 127.0.0.1, points the script's ANTHROPIC_BASE_URL at itself (with a fake
 // ANTHROPIC_API_KEY), records the body of every /v1/messages request as
@@ -46,7 +46,11 @@ import (
 // removes it to let the answer go (a gate, not a delay: nothing races a
 // clock). -tool COMMAND answers a request that offers tools, and has no tool
 // result yet, with a Bash tool call running COMMAND, so that Claude asks for
-// permission; the request carrying its result gets the text answer.
+// permission; the request carrying its result gets the text answer. -ask
+// answers such a request with an AskUserQuestion call instead (one question,
+// "Which colour?", options Red and Blue), so that Claude asks its user: on
+// 2.0.77, 2.1.90 and 2.1.332 its hooks see PermissionRequest with
+// "tool_name":"AskUserQuestion".
 //
 // -limit FILE refuses every request while FILE exists as the API does at a
 // subscriber's five-hour limit (429, unified status "rejected", the
@@ -67,6 +71,9 @@ func apistub(ts *testscript.TestScript, neg bool, args []string) {
 		case args[0] == "-tool" && len(args) > 1:
 			stub.tool, args = args[1], args[2:]
 			continue
+		case args[0] == "-ask":
+			stub.ask, args = true, args[1:]
+			continue
 		case args[0] == "-limit" && len(args) > 1:
 			stub.limit, args = ts.MkAbs(args[1]), args[2:]
 			continue
@@ -79,7 +86,7 @@ func apistub(ts *testscript.TestScript, neg bool, args []string) {
 		break
 	}
 	if neg || len(args) > 1 {
-		ts.Fatalf("usage: apistub [-proxy] [-hold FILE] [-limit FILE] [-tool COMMAND] [-ratelimit 5h=F@EPOCH,7d=F@EPOCH] [DIR]")
+		ts.Fatalf("usage: apistub [-proxy] [-hold FILE] [-limit FILE] [-tool COMMAND] [-ask] [-ratelimit 5h=F@EPOCH,7d=F@EPOCH] [DIR]")
 	}
 	dir := filepath.Join(ts.Getenv("WORK"), "api")
 	if len(args) == 1 {
@@ -116,6 +123,7 @@ type apiStub struct {
 	dir  string
 	hold string // -hold: answers wait while this file exists
 	tool string // -tool: the Bash command a first answer asks to run
+	ask  bool   // -ask: a first answer asks the user a question
 	// -ratelimit: the unified rate-limit headers every answer carries
 	ratelimit http.Header
 	// -limit: while this file exists, every request is refused with 429 at
@@ -198,9 +206,15 @@ func (s *apiStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	usage := map[string]int{"input_tokens": 1, "output_tokens": 2}
 	block := map[string]any{"type": "text", "text": Reply}
 	stop := "end_turn"
-	if s.tool != "" && len(req.Tools) > 0 && !bytes.Contains(body, []byte(`"tool_result"`)) {
+	if (s.tool != "" || s.ask) && len(req.Tools) > 0 && !bytes.Contains(body, []byte(`"tool_result"`)) {
 		block = map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_stub_%03d", n), "name": "Bash",
-			"input": map[string]string{"command": s.tool, "description": "stub tool call"}}
+			"input": map[string]any{"command": s.tool, "description": "stub tool call"}}
+		if s.ask {
+			option := func(l string) map[string]string { return map[string]string{"label": l, "description": l} }
+			block["name"], block["input"] = "AskUserQuestion", map[string]any{"questions": []any{map[string]any{
+				"question": "Which colour?", "header": "Colour", "multiSelect": false,
+				"options": []any{option("Red"), option("Blue")}}}}
+		}
 		stop = "tool_use"
 	}
 	if !req.Stream {
@@ -223,7 +237,7 @@ func (s *apiStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if stop == "tool_use" {
 		input, _ := json.Marshal(block["input"])
 		start = event{"content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": "Bash", "input": map[string]any{}}}}
+			"content_block": map[string]any{"type": "tool_use", "id": block["id"], "name": block["name"], "input": map[string]any{}}}}
 		delta = event{"content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
 			"delta": map[string]string{"type": "input_json_delta", "partial_json": string(input)}}}
 	}

@@ -48,8 +48,12 @@ const StubVersion = "2.1.330"
 //	                           output to stderr, a failure reported there); each
 //	                           STEP is EVENT[:DETAIL][,EVENT…], DETAIL being the
 //	                           notification_type of a Notification, the source
-//	                           of a SessionStart (default startup) or the name
-//	                           of a WorktreeCreate; the first step runs at
+//	                           of a SessionStart (default startup), the name
+//	                           of a WorktreeCreate, the tool_name of a
+//	                           PermissionRequest (default Bash) or the error of
+//	                           a StopFailure (default server_error; rate_limit
+//	                           comes with Claude's line "You've hit your 5-hour
+//	                           limit · resets 5:01pm (UTC)"); the first step runs at
 //	                           start, each SIGUSR1 runs the next, and each step
 //	                           done is logged as "hooks=STEP" in FILE.log (with
 //	                           CLAUDE_STUB_READY=FILE)
@@ -216,6 +220,20 @@ func runHooks(settings, event string) {
 		in["prompt"] = "hi"
 	case "WorktreeCreate":
 		in["name"] = detail
+	case "PermissionRequest":
+		if detail == "" {
+			detail = "Bash"
+		}
+		in["tool_name"] = detail
+	case "StopFailure":
+		// As 2.1.90 and 2.1.332 send it at a five-hour limit.
+		if detail == "" {
+			detail = "server_error"
+		}
+		in["error"], in["last_assistant_message"] = detail, "API Error: 500"
+		if detail == "rate_limit" {
+			in["last_assistant_message"] = "You've hit your 5-hour limit · resets 5:01pm (UTC)"
+		}
 	}
 	data, _ := json.Marshal(in)
 	for _, group := range gjson.Get(settings, "hooks."+gjson.Escape(name)).Array() {
