@@ -80,20 +80,10 @@ func limitWords(u usage.Usage, msg string, now time.Time) (name string, at time.
 		}
 	}
 	if !at.IsZero() {
-		return name, at, clockAt(at, now)
+		return name, at, usage.Clock(at.Local(), now.Local())
 	}
 	name, resets = session.LimitWords(msg)
 	return name, time.Time{}, resets
-}
-
-// clockAt is a time of day in the local zone, with its date when it is not
-// today: "17:01", "Nov 30 09:00".
-func clockAt(t, now time.Time) string {
-	t, now = t.Local(), now.Local()
-	if t.YearDay() == now.YearDay() && t.Year() == now.Year() {
-		return t.Format("15:04")
-	}
-	return t.Format("Jan 2 15:04")
 }
 
 // limitNotice is what the notification of a session at a limit says: the
@@ -128,13 +118,13 @@ func limitNotice(d *Deps, acct, msg string) []string {
 	}
 	if len(others) > 0 {
 		if best := roomiest(others, d); best.used.Busiest(now) < usage.Busy {
-			return append(lines, fmt.Sprintf("%s has headroom (%s): claude-account resume --next", best.name, orUnknown(best.used.Short(now))))
+			return append(lines, fmt.Sprintf("%s has headroom (%s): claude-account resume --next", best.name, best.used.Brief(now)))
 		}
 	}
 	// None has room: when does the first account run again?
 	first, firstAt := acct, at
 	for _, c := range others {
-		if t := freeAt(c.used, now); !t.IsZero() && (firstAt.IsZero() || t.Before(firstAt)) {
+		if t, ok := c.used.FreeAt(now, usage.Busy); ok && (firstAt.IsZero() || t.Before(firstAt)) {
 			first, firstAt = c.name, t
 		}
 	}
@@ -144,30 +134,11 @@ func limitNotice(d *Deps, acct, msg string) []string {
 	}
 	switch {
 	case !firstAt.IsZero():
-		return append(lines, fmt.Sprintf("%s; the first to reset is %s, at %s.", none, first, clockAt(firstAt, now)))
+		return append(lines, fmt.Sprintf("%s; the first to reset is %s, at %s.", none, first, usage.Clock(firstAt.Local(), now.Local())))
 	case resets != "":
 		return append(lines, fmt.Sprintf("%s; %s resets %s.", none, acct, resets))
 	}
 	return append(lines, none+".")
-}
-
-// freeAt is when an account past usage.Busy runs freely again: the latest
-// reset of its windows past it; zero when it is not past it, or a reset is
-// unknown.
-func freeAt(u usage.Usage, now time.Time) time.Time {
-	var at time.Time
-	for _, w := range []*usage.Window{u.FiveHour, u.SevenDay} {
-		if w.Used(now) < usage.Busy {
-			continue
-		}
-		if w.ResetsAt.IsZero() {
-			return time.Time{}
-		}
-		if w.ResetsAt.After(at) {
-			at = w.ResetsAt
-		}
-	}
-	return at
 }
 
 // notifyLines is the body of the notification that session s waits: why,

@@ -46,7 +46,7 @@ func TestLimitWordsFromFigures(t *testing.T) {
 	msg := "You've hit your session limit · resets 5:01pm (UTC)"
 	full := usage.Usage{FiveHour: &usage.Window{UsedPercent: 100, ResetsAt: now.Add(time.Hour)},
 		SevenDay: &usage.Window{UsedPercent: 13, ResetsAt: now.Add(48 * time.Hour)}}
-	if name, at, resets := limitWords(full, msg, now); name != "5-hour" || !at.Equal(now.Add(time.Hour)) || resets != clockAt(at, now) {
+	if name, at, resets := limitWords(full, msg, now); name != "5-hour" || !at.Equal(now.Add(time.Hour)) || resets != usage.Clock(at.Local(), now.Local()) {
 		t.Errorf("figures: %q %v %q", name, at, resets)
 	}
 	both := full
@@ -59,27 +59,6 @@ func TestLimitWordsFromFigures(t *testing.T) {
 		{FiveHour: &usage.Window{UsedPercent: 97, ResetsAt: now.Add(time.Hour)}}} {
 		if name, at, resets := limitWords(u, msg, now); name != "session" || !at.IsZero() || resets != "5:01pm (UTC)" {
 			t.Errorf("%+v: %q %v %q", u, name, at, resets)
-		}
-	}
-}
-
-func TestFreeAt(t *testing.T) {
-	now := time.Date(2026, 11, 27, 16, 0, 0, 0, time.UTC)
-	w := func(p float64, in time.Duration) *usage.Window {
-		return &usage.Window{UsedPercent: p, ResetsAt: now.Add(in)}
-	}
-	for _, tc := range []struct {
-		u    usage.Usage
-		want time.Time
-	}{
-		{usage.Usage{}, time.Time{}},
-		{usage.Usage{FiveHour: w(50, time.Hour)}, time.Time{}},
-		{usage.Usage{FiveHour: w(99, time.Hour)}, now.Add(time.Hour)},
-		{usage.Usage{FiveHour: w(99, time.Hour), SevenDay: w(100, 24*time.Hour)}, now.Add(24 * time.Hour)},
-		{usage.Usage{FiveHour: &usage.Window{UsedPercent: 99}}, time.Time{}},
-	} {
-		if got := freeAt(tc.u, now); !got.Equal(tc.want) {
-			t.Errorf("%+v: %v, want %v", tc.u, got, tc.want)
 		}
 	}
 }
