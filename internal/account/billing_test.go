@@ -1,0 +1,51 @@
+package account
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/claude-account/claude-account/internal/env"
+)
+
+// TestBilledBy: a token or an API key bills instead of the recorded login,
+// so the verdict is never a mismatch then.
+func TestBilledBy(t *testing.T) {
+	dir := t.TempDir()
+	a := &Account{Name: "max", Dir: dir, Config: Config{Identity: &Identity{Email: "me@example.com"}}}
+	other := Recorded{Email: "someone@example.com"}
+	write := func(name, data string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, settings string
+		e              env.Env
+		rec            Recorded
+		login          string
+		verdict        Verdict
+	}{
+		{"recorded someone", "{}", env.Env{}, other, "subscription", Mismatch},
+		{"key in env", "{}", env.Env{"ANTHROPIC_API_KEY": "k"}, other, "api-key", Unknown},
+		{"auth token in env", "{}", env.Env{"ANTHROPIC_AUTH_TOKEN": "k"}, other, "api-key", Unknown},
+		{"oauth token", "{}", env.Env{"CLAUDE_CODE_OAUTH_TOKEN": "t", "ANTHROPIC_API_KEY": "k"}, other, "token", Unknown},
+		{"settings env", `{"env": {"ANTHROPIC_API_KEY": "k"}}`, env.Env{}, other, "api-key", Unknown},
+		{"settings env, last of two", `{"env": {"ANTHROPIC_API_KEY": "k"}, "env": {}}`, env.Env{}, other, "subscription", Mismatch},
+		{"apiKeyHelper", `{"apiKeyHelper": "echo k"}`, env.Env{}, other, "api-key", Unknown},
+		{"empty apiKeyHelper", `{"apiKeyHelper": ""}`, env.Env{}, other, "subscription", Mismatch},
+		{"console key", "{}", env.Env{}, Recorded{APIKey: true}, "api-key", Unknown},
+		{"nothing", "{}", env.Env{}, Recorded{}, "none", Unknown},
+	} {
+		write("settings.json", tc.settings)
+		b := a.BilledBy(tc.e, tc.rec)
+		if b.Login != tc.login || b.Verdict != tc.verdict {
+			t.Errorf("%s: %+v; want login %s, verdict %s", tc.name, b, tc.login, tc.verdict)
+		}
+	}
+	write(".credentials.json", `{"claudeAiOauth": {}}`)
+	if b := a.BilledBy(env.Env{}, Recorded{}); b.Login != "subscription" || b.Verdict != Unknown {
+		t.Errorf("credentials, no identity recorded: %+v; want subscription, unknown", b)
+	}
+}
