@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/session"
@@ -39,6 +40,24 @@ func (c *RunCmd) identityFirst(d *Deps, args []string) error {
 		return nil
 	}
 	return withLogin(d, ws, ws.RefuseIdentity(args))
+}
+
+// identityFirst refuses, before resume makes a removed worktree again, a
+// resumption the launch would refuse for the target account's login, as
+// run --worktree's does.
+func (c *ResumeCmd) identityFirst(d *Deps, target string, conv conversation.Conversation) error {
+	flags := AccountFlags{Account: target, AccountDir: c.AccountDir}
+	if target == conv.Account && c.AccountDir == "" {
+		flags.AccountDir = conv.AccountDir
+	}
+	ws, err := flags.load(d)
+	if err != nil || !ws.Account.Config.Identity.Declared() {
+		return nil // the launch says what is wrong
+	}
+	if _, err := ws.FindClaude(); err != nil {
+		return nil
+	}
+	return withLogin(d, ws, ws.RefuseIdentity([]string{"--resume", conv.ID}))
 }
 
 // identityWords is what 'accounts' adds after an account's login when it

@@ -87,6 +87,9 @@ func (c *ResumeCmd) Run(d *Deps) error {
 	if target == "" {
 		target = conv.Account
 	}
+	if err := c.identityFirst(d, target, conv); err != nil {
+		return err // before a removed worktree is made again for it
+	}
 	dir, notes, err := d.Dir, []string(nil), error(nil)
 	if !c.Here {
 		dir, notes, err = worktree.ResumeDir(conv, d.Dir, d.Env.Get, d.Env.List())
