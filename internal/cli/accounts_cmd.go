@@ -40,7 +40,7 @@ Claude Code it runs. Nothing is started: the release is what Claude's files (or 
 launcher learned before) tell, else unknown.
 
 An account that declares who it must be ([identity] email and/or organization in
-account.toml) shows "as declared", "NOT … as declared" (its sessions are refused), or
+account.toml) shows "as declared", ": NOT as declared (…), sessions refused", or
 "(identity not checkable)" (no login recorded yet, or an API key) after its login.
 
 JSON fields, one object an account (more may be added; none is removed):

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/conversation"
@@ -71,7 +72,13 @@ func identityWords(id *doctor.Identity) string {
 	case account.Matches:
 		return " as declared"
 	case account.Mismatch:
-		return ", NOT " + id.Declared.String() + " as declared (Claude recorded " + id.Recorded.String() + ")"
+		// Short: the row already names who Claude recorded; 'doctor' says
+		// the rest.
+		short := id.Declared.Email
+		if o := id.Declared.Organization; o != "" {
+			short = strings.TrimPrefix(short+", "+o, ", ")
+		}
+		return ": NOT as declared (" + short + "), sessions refused"
 	}
 	return " (identity not checkable)"
 }
