@@ -87,6 +87,18 @@ func (i *Identity) Problem() (key, problem string) {
 	return "", ""
 }
 
+// EmptyProblem is the problem of an [identity] key ("email",
+// "organization") set to "": one rule for account.toml, the Nix option and
+// its spec. Unset (null in Nix) is unset; "" is a mistake, never read as
+// "anyone" (an email = "" beside an organization would check less than it
+// seems to).
+func EmptyProblem(key string) string {
+	if key == "email" {
+		return "is empty; write the address the account logs in with, or leave the key out"
+	}
+	return "is empty; write the organization's name or uuid as Claude shows it, or leave the key out"
+}
+
 // Recorded is the identity of the login a config dir holds, as Claude
 // recorded it when it logged in: the oauthAccount object of its
 // .claude.json. Every field is "" where Claude recorded none:

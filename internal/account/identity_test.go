@@ -139,6 +139,9 @@ func TestParseIdentity(t *testing.T) {
 		{"[identity]\nemail = \" me@example.com\"\n", "is not an email address"},
 		{"[identity]\norganization = \" Acme\"\n", "surrounding spaces"},
 		{"[identity]\nmail = \"me@example.com\"\n", "unknown key identity.mail; known keys are "},
+		// "" is refused, never read as unset (one rule with Nix's).
+		{"[identity]\nemail = \"\"\norganization = \"Acme\"\n", `[identity] email = "" is empty; write the address`},
+		{"[identity]\nemail = \"me@example.com\"\norganization = \"\"\n", `[identity] organization = "" is empty; write the organization's name`},
 		{"identity = \"me@example.com\"\n", "identity must be a table ([identity]), not a string"},
 	} {
 		c, err := Parse([]byte(tc.toml), "account.toml")
