@@ -3,6 +3,7 @@ package account
 import (
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/tidwall/gjson"
 
@@ -25,6 +26,9 @@ type Billing struct {
 	// Why names what bills when it is no subscription login: "$ANTHROPIC_API_KEY
 	// in the environment", "apiKeyHelper in ~/.claude-max/settings.json".
 	Why string
+	// Ask: Claude will ask whether to use the key (an interactive session,
+	// not answered yet); declined, the recorded login bills.
+	Ask bool
 	// Verdict is the declared identity's of the recorded one: Unknown
 	// whenever a token or key bills, whoever Claude recorded.
 	Verdict Verdict
@@ -35,12 +39,27 @@ type Billing struct {
 var keyVars = []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"}
 
 // BilledBy decides what bills a session of a run with environment e (the
-// environment Claude gets), given the login Claude recorded (ReadRecorded).
-func (a *Account) BilledBy(e env.Env, rec Recorded) Billing {
+// environment Claude gets), given the login Claude recorded (ReadRecorded);
+// print: the session is -p's. An ANTHROPIC_API_KEY bills -p always; an
+// interactive session asks whether to use it, and one declined leaves the
+// login to bill, which is then checked (measured on 2.1.332: the requests
+// carried the login's token). Not answered yet, it is the user's answer that
+// decides: the key is taken to bill, and Ask says so.
+func (a *Account) BilledBy(e env.Env, rec Recorded, print bool) Billing {
 	b := Billing{Login: "none", Verdict: a.Config.Identity.Check(rec)}
-	switch why := a.keyBills(e); {
+	why, key := a.keyBills(e)
+	if key != "" && !print && rec.Known() {
+		tail := key[max(0, len(key)-20):]
+		switch {
+		case slices.Contains(rec.Rejected, tail):
+			why = "" // declined: the login bills
+		case !slices.Contains(rec.Approved, tail):
+			b.Ask = true
+		}
+	}
+	switch {
 	case e.Get("CLAUDE_CODE_OAUTH_TOKEN") != "":
-		b.Login, b.Why = "token", "$CLAUDE_CODE_OAUTH_TOKEN"
+		b.Login, b.Why, b.Ask = "token", "$CLAUDE_CODE_OAUTH_TOKEN", false
 	case why != "":
 		b.Login, b.Why = "api-key", why
 	case rec.Known():
@@ -69,10 +88,18 @@ func (a *Account) HasCredentials() bool {
 // env, or an apiKeyHelper); "" when none does. Both the account dir's
 // settings.json and the declared one are read: a launch makes the declared
 // keys the account's.
-func (a *Account) keyBills(e env.Env) string {
+// key is the ANTHROPIC_API_KEY that does, the one an interactive Claude
+// asks about; "" for any other.
+func (a *Account) keyBills(e env.Env) (why, key string) {
+	keyOf := func(v, val string) string {
+		if v == "ANTHROPIC_API_KEY" {
+			return val
+		}
+		return ""
+	}
 	for _, v := range keyVars {
-		if e.Get(v) != "" {
-			return "$" + v + " in the environment"
+		if val := e.Get(v); val != "" {
+			return "$" + v + " in the environment", keyOf(v, val)
 		}
 	}
 	for _, dir := range []string{a.Dir, a.DeclaredDir()} {
@@ -85,14 +112,14 @@ func (a *Account) keyBills(e env.Env) string {
 		envs, _ := coalesce.Get(data, "env")
 		for _, v := range keyVars {
 			if raw, ok := coalesce.Get(envs, v); ok && nonEmptyString(raw) {
-				return v + " in the env of " + e.TildePath(path)
+				return v + " in the env of " + e.TildePath(path), keyOf(v, gjson.ParseBytes(raw).Str)
 			}
 		}
 		if raw, ok := coalesce.Get(data, "apiKeyHelper"); ok && nonEmptyString(raw) {
-			return "apiKeyHelper in " + e.TildePath(path)
+			return "apiKeyHelper in " + e.TildePath(path), ""
 		}
 	}
-	return ""
+	return "", ""
 }
 
 func nonEmptyString(raw []byte) bool {

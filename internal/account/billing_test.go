@@ -39,13 +39,31 @@ func TestBilledBy(t *testing.T) {
 		{"nothing", "{}", env.Env{}, Recorded{}, "none", Unknown},
 	} {
 		write("settings.json", tc.settings)
-		b := a.BilledBy(tc.e, tc.rec)
+		b := a.BilledBy(tc.e, tc.rec, true)
 		if b.Login != tc.login || b.Verdict != tc.verdict {
 			t.Errorf("%s: %+v; want login %s, verdict %s", tc.name, b, tc.login, tc.verdict)
 		}
 	}
+	// Interactive, a key declined ("Do you want to use this API key?"):
+	// the login bills and is checked; approved or not asked yet, the key.
+	key := env.Env{"ANTHROPIC_API_KEY": "sk-ant-api03-0123456789abcdefghij"}
+	write("settings.json", "{}")
+	declined := Recorded{Email: "someone@example.com", Rejected: []string{"0123456789abcdefghij"}}
+	if b := a.BilledBy(key, declined, false); b.Login != "subscription" || b.Verdict != Mismatch {
+		t.Errorf("interactive, key declined: %+v; want subscription, mismatch", b)
+	}
+	if b := a.BilledBy(key, declined, true); b.Login != "api-key" || b.Verdict != Unknown {
+		t.Errorf("-p, key declined: %+v; want api-key, unknown", b)
+	}
+	if b := a.BilledBy(key, other, false); b.Login != "api-key" || !b.Ask {
+		t.Errorf("interactive, not answered: %+v; want api-key, ask", b)
+	}
+	approved := Recorded{Email: "someone@example.com", Approved: []string{"0123456789abcdefghij"}}
+	if b := a.BilledBy(key, approved, false); b.Login != "api-key" || b.Ask {
+		t.Errorf("interactive, approved: %+v; want api-key, no ask", b)
+	}
 	write(".credentials.json", `{"claudeAiOauth": {}}`)
-	if b := a.BilledBy(env.Env{}, Recorded{}); b.Login != "subscription" || b.Verdict != Unknown {
+	if b := a.BilledBy(env.Env{}, Recorded{}, false); b.Login != "subscription" || b.Verdict != Unknown {
 		t.Errorf("credentials, no identity recorded: %+v; want subscription, unknown", b)
 	}
 }

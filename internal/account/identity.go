@@ -113,6 +113,11 @@ type Recorded struct {
 	// APIKey: the config dir holds an API key Claude keeps itself (a
 	// Console login's primaryApiKey), which bills no subscription.
 	APIKey bool `json:"-"`
+	// Rejected and Approved are the answers to "Do you want to use this
+	// API key?" (customApiKeyResponses: each key's last 20 characters).
+	// An interactive session uses a key in the environment only once
+	// approved; declined, the login bills (measured on 2.1.332).
+	Rejected, Approved []string `json:"-"`
 }
 
 // Known reports whether Claude recorded anything to check against.
@@ -188,7 +193,7 @@ func ReadRecorded(dir string) (Recorded, error) {
 
 // identityKeys are the account keys of .claude.json that say who bills:
 // the OAuth login's account, and a Console login's key.
-var identityKeys = []string{"oauthAccount", "primaryApiKey"}
+var identityKeys = []string{"oauthAccount", "primaryApiKey", "customApiKeyResponses"}
 
 // plannedKeys is what the launcher's harvest of the account dir
 // (configdir.harvestAccountDir, ledger.HarvestKeys) would make of the
@@ -315,6 +320,9 @@ func ParseRecorded(data []byte) (r Recorded, ok bool) {
 	if err != nil {
 		return Recorded{}, false
 	}
+	if answers, ok, _ := coalesce.Lookup(data, "customApiKeyResponses"); ok {
+		r.Approved, r.Rejected = keyAnswers(answers, "approved"), keyAnswers(answers, "rejected")
+	}
 	acct := gjson.ParseBytes(raw)
 	if !found || !acct.IsObject() {
 		// The key of a Console login is looked for only where no account is.
@@ -336,6 +344,21 @@ func ParseRecorded(data []byte) (r Recorded, ok bool) {
 	r.Email, r.OrganizationName, r.OrganizationUUID = str("emailAddress"), str("organizationName"), str("organizationUuid")
 	r.AccountUUID, r.DisplayName = str("accountUuid"), str("displayName")
 	return r, true
+}
+
+// keyAnswers are the strings of customApiKeyResponses' list name.
+func keyAnswers(answers []byte, name string) []string {
+	list, ok := coalesce.Get(answers, name)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, v := range gjson.ParseBytes(list).Array() {
+		if v.Type == gjson.String {
+			out = append(out, v.Str)
+		}
+	}
+	return out
 }
 
 // Verdict is what a declared identity says of a recorded one.

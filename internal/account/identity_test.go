@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -57,11 +58,13 @@ func TestParseRecorded(t *testing.T) {
 		{`{"oauthAccount": {"emailAddress": "first@b.c"}, "oauthAccount": {"emailAddress": "last@b.c"}}`, Recorded{Email: "last@b.c"}, true},
 		{`{"oauthAccount": {"emailAddress": "first@b.c", "emailAddress": "last@b.c"}}`, Recorded{Email: "last@b.c"}, true},
 		{`{"oauthAccount": {"emailAddress": "a@b.c"}, "oauthAccount": null, "primaryApiKey": "k"}`, Recorded{APIKey: true}, true},
+		{`{"customApiKeyResponses": {"approved": ["a"], "rejected": ["b", 1]}, "oauthAccount": {"emailAddress": "a@b.c"}}`,
+			Recorded{Email: "a@b.c", Approved: []string{"a"}, Rejected: []string{"b"}}, true},
 		{`[]`, Recorded{}, false},
 		{``, Recorded{}, false},
 	} {
 		got, ok := ParseRecorded([]byte(tc.in))
-		if got != tc.want || ok != tc.ok {
+		if !reflect.DeepEqual(got, tc.want) || ok != tc.ok {
 			t.Errorf("ParseRecorded(%q) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}

@@ -55,7 +55,9 @@ func IdentityOf(a *account.Account, e env.Env) Identity {
 	if rec.Known() {
 		id.Recorded = &rec
 	}
-	bill := a.BilledBy(e, rec)
+	// Doctor speaks of the interactive session: a key declined there
+	// leaves the login to bill (-p's uses the key).
+	bill := a.BilledBy(e, rec, false)
 	id.Login, id.Verdict, id.BilledBy = bill.Login, bill.Verdict, bill.Why
 	if id.Login == "subscription" && id.Recorded == nil && id.Declared != nil {
 		// Claude records who logged in at the login (measured: auth login

@@ -6,6 +6,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/doctor"
+	"github.com/claude-account/claude-account/internal/session"
 )
 
 // IdentityError refuses a session whose account declares who it must be
@@ -89,7 +90,7 @@ func (w *Workspace) identity(args []string) (note string, err error) {
 	}
 	// One decision with doctor's and accounts': a token or an API key bills
 	// instead of the login Claude recorded, and is never refused for it.
-	bill := w.Account.BilledBy(w.ClaudeEnv(), rec)
+	bill := w.Account.BilledBy(w.ClaudeEnv(), rec, session.Classify(args, w.Claude).Print)
 	switch bill.Verdict {
 	case account.Mismatch:
 		return "", &IdentityError{Account: w.Account.Name, Declared: *decl, Recorded: rec, Login: w.LoginCommand(""),
@@ -108,6 +109,8 @@ func (w *Workspace) unknownIdentity(decl *account.Identity, rec account.Recorded
 		// Claude bills the token, not the login it recorded, and nothing
 		// records whose the token is.
 		return lead + "$CLAUDE_CODE_OAUTH_TOKEN bills this session, and nothing records whose that token is"
+	case bill.Login == "api-key" && bill.Ask && decl.Check(rec) == account.Mismatch:
+		return lead + "an API key bills this session (" + bill.Why + ") once you approve it when Claude asks; it carries no identity. Declined, the login bills, and Claude recorded it as " + rec.String() + ", not " + decl.String()
 	case bill.Login == "api-key":
 		return lead + "an API key bills this session (" + bill.Why + "); it carries no identity"
 	case !rec.Known() && bill.Login == "subscription":
