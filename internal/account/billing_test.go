@@ -3,6 +3,7 @@ package account
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/claude-account/claude-account/internal/env"
@@ -66,4 +67,28 @@ func TestBilledBy(t *testing.T) {
 	if b := a.BilledBy(env.Env{}, Recorded{}, false); b.Login != "subscription" || b.Verdict != Unknown {
 		t.Errorf("credentials, no identity recorded: %+v; want subscription, unknown", b)
 	}
+}
+
+// FuzzKeyBills: whatever the account's settings.json holds, reading the key
+// that bills neither panics nor names one the file does not.
+func FuzzKeyBills(f *testing.F) {
+	f.Add([]byte(`{"env": {"ANTHROPIC_API_KEY": "k"}}`))
+	f.Add([]byte(`{"env": {"ANTHROPIC_API_KEY": "k"}, "env": null, "apiKeyHelper": "x"}`))
+	f.Add([]byte(`{"apiKeyHelper": 1}`))
+	dir := f.TempDir()
+	a := &Account{Name: "max", Dir: dir}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, "settings.json"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		why, key := a.keyBills(env.Env{})
+		switch {
+		case why == "" && key != "":
+			t.Fatalf("a key without a reason: %q", key)
+		case strings.HasPrefix(why, "apiKeyHelper") && !strings.Contains(string(data), "apiKeyHelper"):
+			t.Fatalf("a helper from nowhere: %q", why)
+		case key != "" && !strings.Contains(string(data), "ANTHROPIC_API_KEY") && !strings.Contains(string(data), `\u`):
+			t.Fatalf("a key from nowhere: %q", key)
+		}
+	})
 }
