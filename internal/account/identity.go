@@ -192,7 +192,8 @@ func ReadRecorded(dir string) (Recorded, error) {
 }
 
 // identityKeys are the account keys of .claude.json that say who bills:
-// the OAuth login's account, and a Console login's key.
+// the OAuth login's account, a Console login's key, and the answers about
+// a key in the environment (declined, the login bills).
 var identityKeys = []string{"oauthAccount", "primaryApiKey", "customApiKeyResponses"}
 
 // plannedKeys is what the launcher's harvest of the account dir
