@@ -240,6 +240,11 @@ func Parse(data []byte, path string) (Config, error) {
 			return c, fmt.Errorf("%s: coalesce_keys has an empty key; remove it", path)
 		}
 	}
+	for _, key := range []string{"email", "organization"} {
+		if md.IsDefined("identity", key) && c.Identity.field(key) == "" {
+			return c, fmt.Errorf("%s: [identity] %s = \"\" %s", path, key, EmptyProblem(key))
+		}
+	}
 	if err := c.Identity.check(path); err != nil {
 		return c, err
 	}

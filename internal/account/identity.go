@@ -2,15 +2,18 @@ package account
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/claude-account/claude-account/internal/coalesce"
 	"github.com/claude-account/claude-account/internal/fsx"
 	"github.com/claude-account/claude-account/internal/ledger"
 )
@@ -84,6 +87,18 @@ func (i *Identity) Problem() (key, problem string) {
 	return "", ""
 }
 
+// EmptyProblem is the problem of an [identity] key ("email",
+// "organization") set to "": one rule for account.toml, the Nix option and
+// its spec. Unset (null in Nix) is unset; "" is a mistake, never read as
+// "anyone" (an email = "" beside an organization would check less than it
+// seems to).
+func EmptyProblem(key string) string {
+	if key == "email" {
+		return "is empty; write the address the account logs in with, or leave the key out"
+	}
+	return "is empty; write the organization's name or uuid as Claude shows it, or leave the key out"
+}
+
 // Recorded is the identity of the login a config dir holds, as Claude
 // recorded it when it logged in: the oauthAccount object of its
 // .claude.json. Every field is "" where Claude recorded none:
@@ -98,6 +113,11 @@ type Recorded struct {
 	// APIKey: the config dir holds an API key Claude keeps itself (a
 	// Console login's primaryApiKey), which bills no subscription.
 	APIKey bool `json:"-"`
+	// Rejected and Approved are the answers to "Do you want to use this
+	// API key?" (customApiKeyResponses: each key's last 20 characters).
+	// An interactive session uses a key in the environment only once
+	// approved; declined, the login bills (measured on 2.1.332).
+	Rejected, Approved []string `json:"-"`
 }
 
 // Known reports whether Claude recorded anything to check against.
@@ -135,47 +155,121 @@ const ClaudeJSON = ".claude.json"
 // read, so the bound only refuses what is surely no state file of Claude's.
 const maxClaudeJSON = 1 << 30
 
-// ReadRecorded reads the identity Claude recorded for the account in dir:
-// the latest Claude wrote in any of the account's config dirs, which the
-// launcher keeps in the account's ledger (accountKeys: a login made in a
-// worktree is the account's from then on, and goes into every config dir at
-// the next launch), else, before any launch kept it there, the account dir's
-// own .claude.json. A missing file, or one without oauthAccount, is no
-// identity and no error; a file that is no regular file, or that is no
-// JSON, is an error (Claude itself refuses to start on it).
+// ReadRecorded reads the identity Claude recorded for the account in dir,
+// as the next launch would plan it: the latest Claude wrote in any of the
+// account's config dirs, which the launcher keeps in the account's ledger
+// (accountKeys: a login made in a worktree is the account's from then on),
+// unless the account dir's own .claude.json changed since the launcher last
+// took it in (a login made with plain 'CLAUDE_CONFIG_DIR=~/.claude-max claude
+// /login'): the launch takes that change into the ledger first, so it is
+// the login the session bills (plannedKeys). Before any launch kept a
+// ledger, the account dir's .claude.json alone. A missing file, or one
+// without oauthAccount, is no identity and no error; a file that is no
+// regular file, or that is no JSON, is an error (Claude itself refuses to
+// start on it). Nothing is written.
 func ReadRecorded(dir string) (Recorded, error) {
-	if data, err := fsx.ReadFileNoFollow(filepath.Join(dir, ledger.FileName), 64<<20); err == nil {
-		if keys := gjson.GetBytes(data, "accountKeys"); keys.IsObject() {
-			r, _ := ParseRecorded([]byte(keys.Raw))
-			return r, nil
+	data, err := fsx.ReadFileNoFollow(filepath.Join(dir, ledger.FileName), 64<<20)
+	if err != nil {
+		return readClaudeJSON(dir)
+	}
+	keys := gjson.GetBytes(data, "accountKeys")
+	if !keys.IsObject() {
+		return readClaudeJSON(dir)
+	}
+	book := map[string]json.RawMessage{}
+	for _, k := range identityKeys {
+		if raw, ok := coalesce.Get([]byte(keys.Raw), k); ok {
+			book[k] = raw
 		}
 	}
-	return readClaudeJSON(dir)
+	planned, err := plannedKeys(dir, book)
+	if err != nil {
+		return Recorded{}, err
+	}
+	doc, _ := json.Marshal(planned)
+	r, _ := ParseRecorded(doc)
+	return r, nil
+}
+
+// identityKeys are the account keys of .claude.json that say who bills:
+// the OAuth login's account, a Console login's key, and the answers about
+// a key in the environment (declined, the login bills).
+var identityKeys = []string{"oauthAccount", "primaryApiKey", "customApiKeyResponses"}
+
+// plannedKeys is what the launcher's harvest of the account dir
+// (configdir.harvestAccountDir, ledger.HarvestKeys) would make of the
+// ledger's identity keys (book): unchanged while the account dir's
+// .claude.json is the version its record stamped (stateStamp), else with
+// what Claude changed there since the record saw it.
+func plannedKeys(dir string, book map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	path := filepath.Join(dir, ClaudeJSON)
+	rec, _ := fsx.ReadFileNoFollow(filepath.Join(dir, recordFile), 64<<20)
+	doc := gjson.ParseBytes(rec)
+	if st := doc.Get("stateStamp"); st.IsObject() && stampOf(path) == [3]int64{st.Get("ino").Int(), st.Get("size").Int(), st.Get("mtimeNs").Int()} {
+		return book, nil
+	}
+	if !doc.Get("stateStamp").Exists() && stampOf(path) == [3]int64{} {
+		return book, nil // no file, and none stamped: nothing changed
+	}
+	var seen map[string]json.RawMessage
+	if s := doc.Get("accountKeys"); s.IsObject() {
+		seen = map[string]json.RawMessage{}
+		for _, k := range identityKeys {
+			if raw, ok := coalesce.Get([]byte(s.Raw), k); ok {
+				seen[k] = raw
+			}
+		}
+	}
+	cur, err := claudeJSONKeys(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &ledger.Ledger{AccountKeys: book}
+	l.HarvestKeys(identityKeys, cur, seen)
+	return l.AccountKeys, nil
+}
+
+// recordFile is the launcher's record in a config dir (configdir.ManagedFile).
+const recordFile = ".claude-account.json"
+
+// stampOf is configdir.StateStamp's inode, size and mtime of path; zero
+// when missing.
+func stampOf(path string) [3]int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return [3]int64{}
+	}
+	st := [3]int64{0, fi.Size(), fi.ModTime().UnixNano()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st[0] = int64(sys.Ino)
+	}
+	return st
+}
+
+// claudeJSONKeys reads the identity keys of a .claude.json, as Claude's
+// JSON.parse does (the last of a key given twice).
+func claudeJSONKeys(path string) (map[string]json.RawMessage, error) {
+	have := map[string]json.RawMessage{}
+	err := withClaudeJSON(path, func(data []byte) error {
+		for _, k := range identityKeys {
+			raw, ok, err := coalesce.Lookup(data, k)
+			if err != nil {
+				return fmt.Errorf("%s is not valid JSON; Claude cannot start on it either (see 'claude-account doctor')", path)
+			}
+			if ok {
+				have[k] = raw
+			}
+		}
+		return nil
+	})
+	return have, err
 }
 
 // readClaudeJSON is ReadRecorded from the account dir's .claude.json.
 func readClaudeJSON(dir string) (Recorded, error) {
 	path := filepath.Join(dir, ClaudeJSON)
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return Recorded{}, nil
-	case err != nil:
-		return Recorded{}, err
-	case !fi.Mode().IsRegular():
-		return Recorded{}, fmt.Errorf("%s is %s, not Claude's state file", path, fsx.Kind(fi.Mode()))
-	case fi.Size() > maxClaudeJSON:
-		return Recorded{}, fmt.Errorf("%s is %d bytes, too large to be Claude's state file", path, fi.Size())
-	case fi.Size() == 0:
-		return Recorded{}, nil
-	}
-	data, release, err := fsx.Map(path)
-	if err != nil {
-		return Recorded{}, err
-	}
-	defer release()
 	var r Recorded
-	err = fsx.Guard(path, func() error {
+	err := withClaudeJSON(path, func(data []byte) error {
 		var ok bool
 		r, ok = ParseRecorded(data)
 		if !ok {
@@ -186,34 +280,86 @@ func readClaudeJSON(dir string) (Recorded, error) {
 	return r, err
 }
 
+// withClaudeJSON runs read on the bytes of the .claude.json at path,
+// mapped, not read: it grows with its projects history. A missing or empty
+// file runs nothing.
+func withClaudeJSON(path string, read func([]byte) error) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is %s, not Claude's state file", path, fsx.Kind(fi.Mode()))
+	case fi.Size() > maxClaudeJSON:
+		return fmt.Errorf("%s is %d bytes, too large to be Claude's state file", path, fi.Size())
+	case fi.Size() == 0:
+		return nil
+	}
+	data, release, err := fsx.Map(path)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return fsx.Guard(path, func() error { return read(data) })
+}
+
 // ParseRecorded reads oauthAccount from the bytes of a .claude.json; ok is
-// false when they are no JSON object. Only the one value is looked at
-// (gjson), never the whole file decoded: it may be 100 MB of history.
+// false when they are no JSON object. It reads as Claude's JSON.parse does:
+// of a key given twice, the last (coalesce.Lookup; gjson would take the
+// first, and check a login Claude does not use). Only the one value is
+// looked at, never the whole file decoded: it may be 100 MB of history.
 func ParseRecorded(data []byte) (r Recorded, ok bool) {
 	// A byte-order mark, as an editor may leave, is not JSON's but Claude
 	// reads past it.
-	top := gjson.ParseBytes(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
-	if !top.IsObject() {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(bytes.TrimSpace(data)) == 0 {
 		return Recorded{}, false
 	}
-	// One value looked up, nothing else decoded: the file may be 100 MB
-	// (gjson skips a value faster than it lists the keys around it). The
-	// key of a Console login is looked for only where no account is.
-	acct := top.Get("oauthAccount")
-	if !acct.IsObject() {
-		k := top.Get("primaryApiKey")
-		r.APIKey = k.Type == gjson.String && k.Str != ""
+	raw, found, err := coalesce.Lookup(data, "oauthAccount")
+	if err != nil {
+		return Recorded{}, false
+	}
+	if answers, ok, _ := coalesce.Lookup(data, "customApiKeyResponses"); ok {
+		r.Approved, r.Rejected = keyAnswers(answers, "approved"), keyAnswers(answers, "rejected")
+	}
+	acct := gjson.ParseBytes(raw)
+	if !found || !acct.IsObject() {
+		// The key of a Console login is looked for only where no account is.
+		k, ok, _ := coalesce.Lookup(data, "primaryApiKey")
+		v := gjson.ParseBytes(k)
+		r.APIKey = ok && v.Type == gjson.String && v.Str != ""
 		return r, true
 	}
 	str := func(key string) string {
-		if v := acct.Get(key); v.Type == gjson.String {
-			return strings.TrimSpace(v.Str)
+		v, ok := coalesce.Get(raw, key)
+		if !ok {
+			return ""
+		}
+		if s := gjson.ParseBytes(v); s.Type == gjson.String {
+			return strings.TrimSpace(s.Str)
 		}
 		return ""
 	}
 	r.Email, r.OrganizationName, r.OrganizationUUID = str("emailAddress"), str("organizationName"), str("organizationUuid")
 	r.AccountUUID, r.DisplayName = str("accountUuid"), str("displayName")
 	return r, true
+}
+
+// keyAnswers are the strings of customApiKeyResponses' list name.
+func keyAnswers(answers []byte, name string) []string {
+	list, ok := coalesce.Get(answers, name)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, v := range gjson.ParseBytes(list).Array() {
+		if v.Type == gjson.String {
+			out = append(out, v.Str)
+		}
+	}
+	return out
 }
 
 // Verdict is what a declared identity says of a recorded one.

@@ -1,8 +1,10 @@
 package account
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -51,11 +53,18 @@ func TestParseRecorded(t *testing.T) {
 		{`{"projects": {"/x": {"oauthAccount": {"emailAddress": "nested@b.c"}}}}`, Recorded{}, true},
 		{`{"oauthAccount": {"emailAddress": 7, "organizationName": null}}`, Recorded{}, true},
 		{`{"oauthAccount": "a@b.c"}`, Recorded{}, true},
+		// Claude's JSON.parse keeps the last of a key given twice, at
+		// either level: so does the check.
+		{`{"oauthAccount": {"emailAddress": "first@b.c"}, "oauthAccount": {"emailAddress": "last@b.c"}}`, Recorded{Email: "last@b.c"}, true},
+		{`{"oauthAccount": {"emailAddress": "first@b.c", "emailAddress": "last@b.c"}}`, Recorded{Email: "last@b.c"}, true},
+		{`{"oauthAccount": {"emailAddress": "a@b.c"}, "oauthAccount": null, "primaryApiKey": "k"}`, Recorded{APIKey: true}, true},
+		{`{"customApiKeyResponses": {"approved": ["a"], "rejected": ["b", 1]}, "oauthAccount": {"emailAddress": "a@b.c"}}`,
+			Recorded{Email: "a@b.c", Approved: []string{"a"}, Rejected: []string{"b"}}, true},
 		{`[]`, Recorded{}, false},
 		{``, Recorded{}, false},
 	} {
 		got, ok := ParseRecorded([]byte(tc.in))
-		if got != tc.want || ok != tc.ok {
+		if !reflect.DeepEqual(got, tc.want) || ok != tc.ok {
 			t.Errorf("ParseRecorded(%q) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
@@ -79,13 +88,37 @@ func TestReadRecorded(t *testing.T) {
 		t.Errorf("ReadRecorded of no JSON = %v, want an error", err)
 	}
 	// The ledger's account keys, once a launch kept them, are the account's
-	// latest: the .claude.json of the account dir may be older.
+	// latest: the .claude.json of the account dir may be older. A launch
+	// reads that file as well when it changed since its record's stamp, and
+	// must read it whole: no JSON is an error then too.
 	if err := os.WriteFile(filepath.Join(dir, ".claude-account-shared.json"), []byte(`{"accountKeys": {"oauthAccount": {"emailAddress": "new@b.c"}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := ReadRecorded(dir); err != nil || r.Email != "new@b.c" {
-		t.Errorf("ReadRecorded with a ledger = %+v, %v; want the ledger's", r, err)
+	if _, err := ReadRecorded(dir); err == nil {
+		t.Errorf("a changed account dir's .claude.json that is no JSON: want an error")
 	}
+	write := func(name, data string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(ClaudeJSON, `{"oauthAccount": {"emailAddress": "a@b.c"}}`)
+	if r, err := ReadRecorded(dir); err != nil || r.Email != "new@b.c" {
+		t.Errorf("ReadRecorded with a ledger, no record = %+v, %v; want the ledger's (an unseen file only fills gaps)", r, err)
+	}
+	st := stampOf(filepath.Join(dir, ClaudeJSON))
+	write(recordFile, fmt.Sprintf(`{"mcpServers": {}, "accountKeys": {"oauthAccount": {"emailAddress": "a@b.c"}}, "stateStamp": {"ino": %d, "size": %d, "mtimeNs": %d}}`, st[0], st[1], st[2]))
+	if r, err := ReadRecorded(dir); err != nil || r.Email != "new@b.c" {
+		t.Errorf("ReadRecorded with a ledger, file as stamped = %+v, %v; want the ledger's", r, err)
+	}
+	// Plain Claude logged in as someone else in the account dir after the
+	// launcher stamped it: the next launch takes that login in.
+	write(ClaudeJSON, `{"oauthAccount": {"emailAddress": "plain@b.c", "x": 1}}`)
+	if r, err := ReadRecorded(dir); err != nil || r.Email != "plain@b.c" {
+		t.Errorf("ReadRecorded after plain Claude's login = %+v, %v; want plain@b.c", r, err)
+	}
+	write(ClaudeJSON, `not json`)
 	if err := os.WriteFile(filepath.Join(dir, ".claude-account-shared.json"), []byte(`{"declaredServers": []}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +142,9 @@ func TestParseIdentity(t *testing.T) {
 		{"[identity]\nemail = \" me@example.com\"\n", "is not an email address"},
 		{"[identity]\norganization = \" Acme\"\n", "surrounding spaces"},
 		{"[identity]\nmail = \"me@example.com\"\n", "unknown key identity.mail; known keys are "},
+		// "" is refused, never read as unset (one rule with Nix's).
+		{"[identity]\nemail = \"\"\norganization = \"Acme\"\n", `[identity] email = "" is empty; write the address`},
+		{"[identity]\nemail = \"me@example.com\"\norganization = \"\"\n", `[identity] organization = "" is empty; write the organization's name`},
 		{"identity = \"me@example.com\"\n", "identity must be a table ([identity]), not a string"},
 	} {
 		c, err := Parse([]byte(tc.toml), "account.toml")
@@ -132,6 +168,7 @@ func TestParseIdentity(t *testing.T) {
 func FuzzParseRecorded(f *testing.F) {
 	f.Add([]byte(`{"oauthAccount": {"emailAddress": "a@b.c", "organizationName": "Acme"}}`))
 	f.Add([]byte("\xef\xbb\xbf{}"))
+	f.Add([]byte(`{"oauthAccount": {"emailAddress": "a@b.c"}, "oauthAccount": {"emailAddress": "b@b.c", "emailAddress": 1}}`))
 	f.Add([]byte(`{"oauthAccount": {"emailAddress": "\u0000\ud800"}}`))
 	f.Add([]byte(`{"oauthAccount": {"emailAddress": "a@b.c"`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -40,8 +40,9 @@ Claude Code it runs. Nothing is started: the release is what Claude's files (or 
 launcher learned before) tell, else unknown.
 
 An account that declares who it must be ([identity] email and/or organization in
-account.toml) shows "as declared", "NOT … as declared" (its sessions are refused), or
-"(identity not checkable)" (no login recorded yet, or an API key) after its login.
+account.toml) shows "as declared", ": NOT as declared (…), sessions refused", or
+"(identity not checkable)" (no identity recorded yet, or a key or token bills) after its
+login.
 
 JSON fields, one object an account (more may be added; none is removed):
   name      the account name
@@ -60,9 +61,14 @@ JSON fields, one object an account (more may be added; none is removed):
                recorded: {email?, organizationName?, organizationUuid?, accountUuid?,
                           displayName?} or null (Claude's oauthAccount),
                declared: {email?, organization?} or null ([identity] in account.toml),
-               verdict: "match" | "mismatch" | "unknown" | "not-declared", problem?}
-            a launch of an account whose verdict is "mismatch" is refused; an API key
-            carries no identity to check
+               verdict: "match" | "mismatch" | "unknown" | "not-declared",
+               billedBy?, fix?, problem?}
+            a launch of an account whose verdict is "mismatch" is refused. "api-key": a
+            key in the environment or in the env of the account's settings, an
+            apiKeyHelper, or a Console login's key bills (billedBy names it); it carries
+            no identity, so the verdict is "unknown", never "mismatch". "subscription"
+            with recorded null: a login whose identity Claude has not recorded yet (fix
+            names the login command that records it)
   running   how many of its sessions run now (as 'ps' lists them)
   waiting   how many of those wait for you
   usage     its rate limits as its sessions last reported them (Claude Code 2.1.80

@@ -19,7 +19,7 @@ type DoctorCmd struct {
 	AccountFlags
 	Dir  string `arg:"" optional:"" placeholder:"DIR" help:"Check the config dir of the workspace DIR is in (what its findings' fixes name). Default: the current directory."`
 	Fix  bool   `help:"Repair what can be repaired safely, and say what was done."`
-	JSON bool   `help:"Print JSON: {account, dir, ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?, mechanism?}], fleet: {background, agents, noApiKeyLogin?, needs?, summary}, identity: {login, recorded: {email?, organizationName?, organizationUuid?, accountUuid?, displayName?} or null, declared: {email?, organization?} or null, verdict, problem?}}; README-CLAUDE-CODE.md (JSON) says what each field means. With no account named or bound: an array of them, one an account."`
+	JSON bool   `help:"Print JSON: {account, dir, ok, loggedIn, claude: {path, target?, version, versionFrom, problem?, startProblem?, versionSays?}, findings: [{id, path, message, fixable, fixed?}], shared: [{name, via, variable?, path, fromUser?, needs?, note?, mechanism?}], fleet: {background, agents, noApiKeyLogin?, needs?, summary}, identity: {login, recorded: {email?, organizationName?, organizationUuid?, accountUuid?, displayName?} or null, declared: {email?, organization?} or null, verdict, billedBy?, fix?, problem?}}; README-CLAUDE-CODE.md (JSON) says what each field means. With no account named or bound: an array of them, one an account."`
 }
 
 // Help is shown under the command's usage.

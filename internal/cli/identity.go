@@ -2,8 +2,10 @@ package cli
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/claude-account/claude-account/internal/account"
+	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/session"
@@ -41,6 +43,24 @@ func (c *RunCmd) identityFirst(d *Deps, args []string) error {
 	return withLogin(d, ws, ws.RefuseIdentity(args))
 }
 
+// identityFirst refuses, before resume makes a removed worktree again, a
+// resumption the launch would refuse for the target account's login, as
+// run --worktree's does.
+func (c *ResumeCmd) identityFirst(d *Deps, target string, conv conversation.Conversation) error {
+	flags := AccountFlags{Account: target, AccountDir: c.AccountDir}
+	if target == conv.Account && c.AccountDir == "" {
+		flags.AccountDir = conv.AccountDir
+	}
+	ws, err := flags.load(d)
+	if err != nil || !ws.Account.Config.Identity.Declared() {
+		return nil // the launch says what is wrong
+	}
+	if _, err := ws.FindClaude(); err != nil {
+		return nil
+	}
+	return withLogin(d, ws, ws.RefuseIdentity([]string{"--resume", conv.ID}))
+}
+
 // identityWords is what 'accounts' adds after an account's login when it
 // declares who it must be: whether the login is that one. "" without a
 // declaration.
@@ -52,7 +72,13 @@ func identityWords(id *doctor.Identity) string {
 	case account.Matches:
 		return " as declared"
 	case account.Mismatch:
-		return ", NOT " + id.Declared.String() + " as declared (Claude recorded " + id.Recorded.String() + ")"
+		// Short: the row already names who Claude recorded; 'doctor' says
+		// the rest.
+		short := id.Declared.Email
+		if o := id.Declared.Organization; o != "" {
+			short = strings.TrimPrefix(short+", "+o, ", ")
+		}
+		return ": NOT as declared (" + short + "), sessions refused"
 	}
 	return " (identity not checkable)"
 }

@@ -129,6 +129,9 @@ func (c *ResumeCmd) Run(d *Deps) error {
 // here, --here); resend is the turn a usage limit refused, sent again as
 // the session's first prompt (resume --next), nil for none.
 func (c *ResumeCmd) launch(d *Deps, conv conversation.Conversation, target string, resend *conversation.Refusal) error {
+	if err := c.identityFirst(d, target, conv); err != nil {
+		return err // before a removed worktree is made again for it
+	}
 	dir, notes, err := d.Dir, []string(nil), error(nil)
 	if !c.Here {
 		dir, notes, err = worktree.ResumeDir(conv, d.Dir, d.Env.Get, d.Env.List())

@@ -15,8 +15,10 @@ import (
 // the account declares it must be ('doctor --json' and 'accounts --json').
 type Identity struct {
 	// Login is what bills the account's sessions: "subscription" (Claude
-	// recorded an OAuth login), "api-key" (a key in the environment, or a
-	// Console login's key: no identity to check), "token" (a subscription
+	// recorded an OAuth login, or its credentials are there while it
+	// recorded no identity yet: Recorded null), "api-key" (a key in the
+	// environment or the account settings' env, an apiKeyHelper, or a
+	// Console login's key: no identity to check, verdict never "mismatch"), "token" (a subscription
 	// token in $CLAUDE_CODE_OAUTH_TOKEN, whose owner nothing records),
 	// "none" (not logged in).
 	Login string `json:"login"`
@@ -29,6 +31,11 @@ type Identity struct {
 	// little recorded to tell: a session starts and says so once),
 	// "not-declared".
 	Verdict account.Verdict `json:"verdict"`
+	// BilledBy names the token or key that bills instead of a login
+	// ("$ANTHROPIC_API_KEY in the environment"); omitted for a login.
+	BilledBy string `json:"billedBy,omitempty"`
+	// Fix is how to record an identity for a login that has none yet.
+	Fix string `json:"fix,omitempty"`
 	// Problem: .claude.json could not be read.
 	Problem string `json:"problem,omitempty"`
 }
@@ -48,20 +55,14 @@ func IdentityOf(a *account.Account, e env.Env) Identity {
 	if rec.Known() {
 		id.Recorded = &rec
 	}
-	id.Verdict = a.Config.Identity.Check(rec)
-	switch {
-	case e.Get("CLAUDE_CODE_OAUTH_TOKEN") != "":
-		// Claude bills the token, whose owner nothing records.
-		id.Login = "token"
-		if id.Verdict != account.NotDeclared {
-			id.Verdict = account.Unknown
-		}
-	case e.Get("ANTHROPIC_API_KEY") != "" || e.Get("ANTHROPIC_AUTH_TOKEN") != "":
-		id.Login = "api-key"
-	case rec.Known():
-		id.Login = "subscription"
-	case rec.APIKey:
-		id.Login = "api-key"
+	// Doctor speaks of the interactive session: a key declined there
+	// leaves the login to bill (-p's uses the key).
+	bill := a.BilledBy(e, rec, false)
+	id.Login, id.Verdict, id.BilledBy = bill.Login, bill.Verdict, bill.Why
+	if id.Login == "subscription" && id.Recorded == nil && id.Declared != nil {
+		// Claude records who logged in at the login (measured: auth login
+		// and /login write oauthAccount), so logging in again records it.
+		id.Fix = "log in again with " + LoginCommand(a, claudever.Binary{}, "") + " to record it"
 	}
 	return id
 }
@@ -73,8 +74,17 @@ func (id Identity) Describe() string {
 	switch {
 	case id.Recorded != nil:
 		who = id.Recorded.String()
-	case id.Login == "api-key":
-		who = "an API key, which carries no identity to check"
+	case id.Login == "subscription":
+		who = "a login exists, but Claude has recorded no identity for it yet"
+		if id.Fix != "" {
+			who += " (" + id.Fix + ")"
+		}
+	}
+	if id.Login == "api-key" {
+		who = "an API key (" + id.BilledBy + "), which carries no identity to check"
+		if id.Recorded != nil {
+			who += " (Claude recorded " + id.Recorded.String() + ")"
+		}
 	}
 	if id.Login == "token" {
 		who = "$CLAUDE_CODE_OAUTH_TOKEN, whose owner nothing records (Claude recorded " + who + ")"

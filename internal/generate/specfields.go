@@ -272,6 +272,14 @@ func (p *parser) identity(top map[string]json.RawMessage, s *Spec) error {
 		}
 		return p.fail("identity", jsonProblem(raw, err, "a JSON object"))
 	}
+	for _, f := range []struct {
+		key string
+		v   *string
+	}{{"email", id.Email}, {"organization", id.Organization}} {
+		if f.v != nil && *f.v == "" {
+			return p.fail("identity."+f.key, account.EmptyProblem(f.key))
+		}
+	}
 	decl := &account.Identity{}
 	if id.Email != nil {
 		decl.Email = *id.Email

@@ -61,6 +61,28 @@ func (w *Workspace) harvestWith(since configdir.StateStamp, rec *runtimes.Record
 	}
 }
 
+// harvestBeside is harvest for a command that ran beside a session in this
+// config dir: it records what the command changed (a login, a server) in
+// the ledger and in this config dir's record of what it saw, and writes
+// nothing of Claude's. The runtime is not marked left alone (leave): its
+// session still runs, and its own exit does that.
+func (w *Workspace) harvestBeside(since configdir.StateStamp) {
+	if configdir.Stamp(w.Layout) == since {
+		return // the command wrote nothing of Claude's state
+	}
+	release, err := lock.Account(w.lockDir, w.Account.Name)
+	if err != nil {
+		return
+	}
+	defer release()
+	plan, err := configdir.Harvest(w.Input(), since)
+	if err != nil {
+		return
+	}
+	defer plan.Close()
+	_ = plan.Apply() // a failure loses nothing: the session's exit harvests the same
+}
+
 // unkept lists the transcripts of the runtime the account has no current
 // copy of and this session's Claude wrote, or on the first pass for a
 // runtime of an earlier version, one of an earlier session

@@ -41,6 +41,12 @@ func (w *Workspace) Command(args []string, io IO) (Status, error) {
 		// worktrees, as a session's would; with a session running here,
 		// that session's own after-exit pass takes it in when it ends.
 		w.harvest(stamp, io)
+	case err == nil && busy && !st.Stopped:
+		// A login made beside the session ('auth login') bills every
+		// config dir of the account at once (the credentials are shared),
+		// so who it is must reach the ledger now, not when that session
+		// ends: the identity check of a launch elsewhere reads it there.
+		w.harvestBeside(stamp)
 	case !busy:
 		if release, lerr := lock.Account(w.lockDir, w.Account.Name); lerr == nil {
 			w.leave(io)

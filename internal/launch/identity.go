@@ -6,6 +6,7 @@ import (
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/doctor"
+	"github.com/claude-account/claude-account/internal/session"
 )
 
 // IdentityError refuses a session whose account declares who it must be
@@ -87,30 +88,33 @@ func (w *Workspace) identity(args []string) (note string, err error) {
 		// Claude reports a damaged .claude.json itself; doctor names it.
 		return fmt.Sprintf("the login of %s could not be checked against [identity]: %v", w.Account.Name, err), nil
 	}
-	if w.ClaudeEnv().Get("CLAUDE_CODE_OAUTH_TOKEN") != "" {
-		// Claude bills the token, not the login it recorded, and nothing
-		// records whose the token is.
-		return fmt.Sprintf("the login of %s could not be checked against [identity] (%s): $CLAUDE_CODE_OAUTH_TOKEN bills this session, and nothing records whose that token is", w.Account.Name, decl), nil
-	}
-	switch decl.Check(rec) {
+	// One decision with doctor's and accounts': a token or an API key bills
+	// instead of the login Claude recorded, and is never refused for it.
+	bill := w.Account.BilledBy(w.ClaudeEnv(), rec, session.Classify(args, w.Claude).Print)
+	switch bill.Verdict {
 	case account.Mismatch:
 		return "", &IdentityError{Account: w.Account.Name, Declared: *decl, Recorded: rec, Login: w.LoginCommand(""),
 			Where: w.env.TildePath(filepath.Join(w.Account.Dir, account.FileName))}
 	case account.Unknown:
-		return w.unknownIdentity(decl, rec), nil
+		return w.unknownIdentity(decl, rec, bill), nil
 	}
 	return "", nil
 }
 
 // unknownIdentity says why the login could not be checked.
-func (w *Workspace) unknownIdentity(decl *account.Identity, rec account.Recorded) string {
-	e := w.ClaudeEnv()
+func (w *Workspace) unknownIdentity(decl *account.Identity, rec account.Recorded, bill account.Billing) string {
 	lead := fmt.Sprintf("the login of %s could not be checked against [identity] (%s): ", w.Account.Name, decl)
 	switch {
-	case !rec.Known() && (e.Get("ANTHROPIC_API_KEY") != "" || e.Get("ANTHROPIC_AUTH_TOKEN") != ""):
-		return lead + "an API key in the environment bills this session, and an API key carries no identity to check"
-	case !rec.Known() && rec.APIKey:
-		return lead + "its login is an API key (a Console login), which carries no identity to check"
+	case bill.Login == "token":
+		// Claude bills the token, not the login it recorded, and nothing
+		// records whose the token is.
+		return lead + "$CLAUDE_CODE_OAUTH_TOKEN bills this session, and nothing records whose that token is"
+	case bill.Login == "api-key" && bill.Ask && decl.Check(rec) == account.Mismatch:
+		return lead + "an API key bills this session (" + bill.Why + ") once you approve it when Claude asks; it carries no identity. Declined, the login bills, and Claude recorded it as " + rec.String() + ", not " + decl.String()
+	case bill.Login == "api-key":
+		return lead + "an API key bills this session (" + bill.Why + "); it carries no identity"
+	case !rec.Known() && bill.Login == "subscription":
+		return lead + "a login exists in " + w.env.TildePath(w.Account.Dir) + ", but Claude has recorded no identity for it yet; log in again with " + w.LoginCommand("") + " to record one"
 	case !rec.Known():
 		return lead + "Claude has recorded no login in " + w.env.TildePath(w.Account.Dir) + " yet; after you log in, each launch checks it"
 	}

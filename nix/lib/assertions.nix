@@ -311,7 +311,13 @@ in
       ]
     else
       (
-        if email != null && (match "[^[:space:]]*@[^[:space:]]*" email == null) then
+        # "" is refused, never read as unset: null is unset (one rule with
+        # account.toml's: account.EmptyProblem).
+        if email == "" then
+          [
+            "${quote (opt [ name "identity" "email" ])} is empty; write the address the account logs in with, or leave it null"
+          ]
+        else if email != null && (match "[^[:space:]]*@[^[:space:]]*" email == null) then
           [
             "${quote (opt [ name "identity" "email" ])} is ${quote email}, not an email address; write the address the account logs in with"
           ]
@@ -319,16 +325,19 @@ in
           [ ]
       )
       ++ (
-        if
+        if organization == "" then
+          [
+            "${quote (opt [ name "identity" "organization" ])} is empty; write the organization's name or uuid as Claude Code shows it, or leave it null"
+          ]
+        else if
           organization != null
           && (
-            organization == ""
-            || length (builtins.split "[\n\r]" organization) > 1
+            length (builtins.split "[\n\r]" organization) > 1
             || match "[[:space:]].*|.*[[:space:]]" organization != null
           )
         then
           [
-            "${quote (opt [ name "identity" "organization" ])} is ${quote organization}, empty or with surrounding spaces or a line break; write the organization's name or uuid as Claude Code shows it"
+            "${quote (opt [ name "identity" "organization" ])} is ${quote organization}, with surrounding spaces or a line break; write the organization's name or uuid as Claude Code shows it"
           ]
         else
           [ ]

@@ -682,6 +682,14 @@ runTests {
           organization = null;
         };
       };
+      blank = account // {
+        command = "claudeblank";
+        configDir = "/home/u/.claude-blank";
+        identity = {
+          email = "";
+          organization = "";
+        };
+      };
       ok = account // {
         command = "claudeok";
         configDir = "/home/u/.claude-ok";
@@ -692,8 +700,10 @@ runTests {
       };
     };
     expected = [
+      "`programs.claude-code.accounts.blank.identity.email` is empty; write the address the account logs in with, or leave it null"
+      "`programs.claude-code.accounts.blank.identity.organization` is empty; write the organization's name or uuid as Claude Code shows it, or leave it null"
       "`programs.claude-code.accounts.max.identity.email` is `boss`, not an email address; write the address the account logs in with"
-      "`programs.claude-code.accounts.max.identity.organization` is ` Acme`, empty or with surrounding spaces or a line break; write the organization's name or uuid as Claude Code shows it"
+      "`programs.claude-code.accounts.max.identity.organization` is ` Acme`, with surrounding spaces or a line break; write the organization's name or uuid as Claude Code shows it"
       "`programs.claude-code.accounts.pro.identity` declares nothing; set `programs.claude-code.accounts.pro.identity.email` and/or `programs.claude-code.accounts.pro.identity.organization` (its name or uuid), or leave it null"
     ];
   };

@@ -752,7 +752,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       };
       wrong = [
         "`programs.claude-code.accounts.max.identity.email` is `boss`, not an email address; write the address the account logs in with"
-        "`programs.claude-code.accounts.max.identity.organization` is ``, empty or with surrounding spaces or a line break; write the organization's name or uuid as Claude Code shows it"
+        "`programs.claude-code.accounts.max.identity.organization` is empty; write the organization's name or uuid as Claude Code shows it, or leave it null"
         "`programs.claude-code.accounts.pro.identity` declares nothing; set `programs.claude-code.accounts.pro.identity.email` and/or `programs.claude-code.accounts.pro.identity.organization` (its name or uuid), or leave it null"
       ];
     };

@@ -506,7 +506,8 @@ let
                   description = ''
                     The address the account's login must have, as Claude Code
                     records it (`oauthAccount.emailAddress` in
-                    {file}`.claude.json`); case does not matter.
+                    {file}`.claude.json`); case does not matter. `null`
+                    checks no address; `""` is refused.
                   '';
                 };
                 organization = mkOption {
@@ -517,7 +518,8 @@ let
                     The organization the account's login must belong to: its
                     name or its uuid, as Claude Code records them
                     (`oauthAccount.organizationName`, `organizationUuid`);
-                    case does not matter.
+                    case does not matter. `null` checks no organization; `""`
+                    is refused.
                   '';
                 };
               };
