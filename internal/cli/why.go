@@ -97,7 +97,7 @@ func limitNotice(d *Deps, acct, msg string) []string {
 	if dir, err := binding.AccountDir(d.Env, acct); err == nil {
 		own, _ = usage.Read(dir, now)
 	}
-	name, at, resets := limitWords(own, msg, now)
+	name, _, resets := limitWords(own, msg, now)
 	line := acct + " is at its limit"
 	if name != "" {
 		line = acct + " is at its " + name + " limit"
@@ -106,35 +106,22 @@ func limitNotice(d *Deps, acct, msg string) []string {
 		line += ", resets " + resets
 	}
 	lines := []string{line + "."}
-	cs, _, err := candidates(d)
+	// Who has room is findRoom's to decide, as for the status line's row
+	// and the launch's line: the three never disagree.
+	r, err := findRoom(d, acct)
 	if err != nil {
 		return lines
 	}
-	var others []candidate
-	for _, c := range cs {
-		if c.name != acct {
-			others = append(others, c)
-		}
-	}
-	if len(others) > 0 {
-		if best := roomiest(others, d); best.used.Busiest(now) < usage.Busy {
-			return append(lines, fmt.Sprintf("%s has headroom (%s): claude-account resume --next", best.name, best.used.Brief(now)))
-		}
-	}
-	// None has room: when does the first account run again?
-	first, firstAt := acct, at
-	for _, c := range others {
-		if t, ok := c.used.FreeAt(now, usage.Busy); ok && (firstAt.IsZero() || t.Before(firstAt)) {
-			first, firstAt = c.name, t
-		}
+	if r.has {
+		return append(lines, fmt.Sprintf("%s has headroom (%s): claude-account resume --next", r.best.name, r.best.used.Brief(now)))
 	}
 	none := "No other account has headroom"
-	if len(others) == 0 {
+	if r.best.name == "" {
 		none = "No other account may run here"
 	}
 	switch {
-	case !firstAt.IsZero():
-		return append(lines, fmt.Sprintf("%s; the first to reset is %s, at %s.", none, first, usage.Clock(firstAt.Local(), now.Local())))
+	case r.first != "":
+		return append(lines, fmt.Sprintf("%s; the first to reset is %s, at %s.", none, r.first, usage.Clock(r.firstAt.Local(), now.Local())))
 	case resets != "":
 		return append(lines, fmt.Sprintf("%s; %s resets %s.", none, acct, resets))
 	}
