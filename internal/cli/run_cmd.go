@@ -150,7 +150,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	if ws.Next != nil {
 		// 'claude-account resume --next' closed this Claude to continue
 		// its conversation on another account: here, in this terminal.
-		return continueNext(d, ws.Next)
+		return continueNext(d, ws.Next, args)
 	}
 	exitHint(d, ws, inv, st, err)
 	if err == nil && !inv.Print {
