@@ -7,7 +7,9 @@ import (
 
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/fleet"
+	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/session"
+	"github.com/claude-account/claude-account/internal/statusline"
 	"github.com/claude-account/claude-account/internal/usage"
 )
 
@@ -91,7 +93,7 @@ func limitWords(u usage.Usage, msg string, now time.Time) (name string, at time.
 // the allowed account with the most headroom for the session's directory
 // (d.Dir) and the one command that carries the conversation there, or that
 // no other has any, and when the first resets.
-func limitNotice(d *Deps, acct, msg string) []string {
+func limitNotice(d *Deps, acct, msg, id string) []string {
 	now := d.Now()
 	var own usage.Usage
 	if dir, err := binding.AccountDir(d.Env, acct); err == nil {
@@ -113,7 +115,7 @@ func limitNotice(d *Deps, acct, msg string) []string {
 		return lines
 	}
 	if r.has {
-		return append(lines, fmt.Sprintf("%s has headroom (%s): claude-account resume --next", r.best.name, r.best.used.Brief(now)))
+		return append(lines, fmt.Sprintf("%s has headroom (%s): %s", r.best.name, r.best.used.Brief(now), statusline.NextFor(id)))
 	}
 	none := "No other account has headroom"
 	if r.best.name == "" {
@@ -132,7 +134,11 @@ func limitNotice(d *Deps, acct, msg string) []string {
 // and for a limit the account's way on (limitNotice).
 func notifyLines(d *Deps, acct string, s *session.State) []string {
 	if s.Reason == session.Limit {
-		return limitNotice(d, acct, s.Message)
+		id := ""
+		if launch.IsSessionID(s.SessionID) {
+			id = s.SessionID
+		}
+		return limitNotice(d, acct, s.Message, id)
 	}
 	return []string{strings.TrimSpace(session.Sentence(s.Reason))}
 }
