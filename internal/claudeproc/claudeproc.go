@@ -112,6 +112,13 @@ func (s *Snapshot) IsClaude(pid int) bool {
 	return ok && p.Claude()
 }
 
+// Encloses reports whether pid is this process or one of its ancestors (a
+// command typed in a Claude's shell runs under that Claude); false from a
+// table that could not be read.
+func (s *Snapshot) Encloses(pid int) bool {
+	return s != nil && s.err == nil && pid > 1 && s.self[pid]
+}
+
 // Exists reports whether pid is a process now, Claude or not; from a table
 // that could not be read, any PID may be one: true.
 func (s *Snapshot) Exists(pid int) bool {

@@ -241,8 +241,9 @@ func (r room) none(d *Deps) string {
 // command that runs it as the user ran this one (command); or that none
 // has, when the first resets, and which account bind --also would allow.
 // It never switches. after: Claude has exited (its full screen erased the
-// line said before it), and at a limit the conversation can be carried on.
-func suggestRoom(d *Deps, name, dir string, command func(account string) string, after bool) {
+// line said before it), and at a limit the conversation (id, "" when none
+// was written) can be carried on.
+func suggestRoom(d *Deps, name, dir string, command func(account string) string, after bool, id string) {
 	now := d.Now()
 	used, err := usage.Read(dir, now)
 	if err != nil || used.Busiest(now) < usage.Busy {
@@ -259,7 +260,7 @@ func suggestRoom(d *Deps, name, dir string, command func(account string) string,
 	}
 	s += fmt.Sprintf("%s has headroom (%s): %s", r.best.name, r.best.used.Brief(now), command(r.best.name))
 	if after && used.Limited(now) {
-		s += "; to carry the conversation on there: " + statusline.Next
+		s += "; to carry the conversation on there: " + statusline.NextFor(id)
 	}
 	d.notef("%s", s)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/configdir"
@@ -71,7 +72,9 @@ Examples:
   claude-account resume 7c0f3a2e --copy max
   claude-account resume 7c0f3a2e --fork
   claude-account resume 7c0f3a2e --here -- --model opus
-  claude-account resume --next`
+  claude-account resume --next
+  claude-account resume --next 7c0f3a2e
+  claude-account resume --next -- --permission-mode plan`
 }
 
 // Run finds the conversation and starts Claude on it.
@@ -171,6 +174,11 @@ func (c *ResumeCmd) launch(d *Deps, conv conversation.Conversation, target strin
 		rest = rest[1:]
 	}
 	args := append(lead, rest...)
+	if resend != nil {
+		// Claude's own options first: --resume ID then ends a variadic
+		// one's values (--add-dir A B), which would take the prompt.
+		args = append(slices.Clone(rest), lead...)
+	}
 	if resend != nil && resend.Prompt != "" {
 		// Claude's one positional argument is the prompt it submits first
 		// (measured: 2.1.90 and 2.1.332 send it with the conversation).
@@ -179,7 +187,7 @@ func (c *ResumeCmd) launch(d *Deps, conv conversation.Conversation, target strin
 	io := launchIO(&in)
 	st, err := ws.Session(args, io)
 	if ws.Next != nil {
-		return continueNext(&in, ws.Next)
+		return continueNext(&in, ws.Next, args)
 	}
 	exitHint(&in, ws, session.Classify(args, ws.Claude), st, err)
 	return exitStatus(st, withStop(&in, ws, err))

@@ -131,7 +131,7 @@ func (c *RunCmd) Run(d *Deps) error {
 	// prompt on 2.0.77): FindClaude has just identified it.
 	inv := session.Classify(args, bin)
 	if picked == "" && inv.Session && !c.DryRun {
-		suggestRoom(d, ws.Account.Name, ws.Account.Dir, c.suggestion(args), false)
+		suggestRoom(d, ws.Account.Name, ws.Account.Dir, c.suggestion(args), false, "")
 	}
 	switch {
 	case c.DryRun:
@@ -150,13 +150,13 @@ func (c *RunCmd) Run(d *Deps) error {
 	if ws.Next != nil {
 		// 'claude-account resume --next' closed this Claude to continue
 		// its conversation on another account: here, in this terminal.
-		return continueNext(d, ws.Next)
+		return continueNext(d, ws.Next, args)
 	}
 	exitHint(d, ws, inv, st, err)
 	if err == nil && !inv.Print {
 		// Claude's full screen erased what was said before it: say it
 		// again, with the figures its session reported.
-		suggestRoom(d, ws.Account.Name, ws.Account.Dir, c.suggestion(args), true)
+		suggestRoom(d, ws.Account.Name, ws.Account.Dir, c.suggestion(args), true, ws.Wrote)
 	}
 	return exitStatus(st, withLogin(d, ws, withBeside(ws, withStop(d, ws, err))))
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 
 	"github.com/claude-account/claude-account/internal/binding"
+	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/out"
 	"github.com/claude-account/claude-account/internal/statusline"
 	"github.com/claude-account/claude-account/internal/usage"
@@ -101,6 +102,9 @@ func (c *StatuslineCmd) Run(d *Deps) error {
 // where the session runs; "" below it: the accounts are weighed only then.
 func warningRow(d *Deps, in statusline.Input, account string, used usage.Usage) string {
 	w := statusline.Warning{Account: account, Usage: used, Now: d.Now()}
+	if launch.IsSessionID(in.SessionID) {
+		w.Conversation = in.SessionID
+	}
 	if used.Busiest(w.Now) < usage.Warn {
 		return ""
 	}

@@ -7,7 +7,9 @@ import (
 
 	"github.com/claude-account/claude-account/internal/binding"
 	"github.com/claude-account/claude-account/internal/fleet"
+	"github.com/claude-account/claude-account/internal/launch"
 	"github.com/claude-account/claude-account/internal/session"
+	"github.com/claude-account/claude-account/internal/statusline"
 	"github.com/claude-account/claude-account/internal/usage"
 )
 
@@ -91,13 +93,13 @@ func limitWords(u usage.Usage, msg string, now time.Time) (name string, at time.
 // the allowed account with the most headroom for the session's directory
 // (d.Dir) and the one command that carries the conversation there, or that
 // no other has any, and when the first resets.
-func limitNotice(d *Deps, acct, msg string) []string {
+func limitNotice(d *Deps, acct, msg, id string) []string {
 	now := d.Now()
 	var own usage.Usage
 	if dir, err := binding.AccountDir(d.Env, acct); err == nil {
 		own, _ = usage.Read(dir, now)
 	}
-	name, at, resets := limitWords(own, msg, now)
+	name, _, resets := limitWords(own, msg, now)
 	line := acct + " is at its limit"
 	if name != "" {
 		line = acct + " is at its " + name + " limit"
@@ -106,35 +108,22 @@ func limitNotice(d *Deps, acct, msg string) []string {
 		line += ", resets " + resets
 	}
 	lines := []string{line + "."}
-	cs, _, err := candidates(d)
+	// Who has room is findRoom's to decide, as for the status line's row
+	// and the launch's line: the three never disagree.
+	r, err := findRoom(d, acct)
 	if err != nil {
 		return lines
 	}
-	var others []candidate
-	for _, c := range cs {
-		if c.name != acct {
-			others = append(others, c)
-		}
-	}
-	if len(others) > 0 {
-		if best := roomiest(others, d); best.used.Busiest(now) < usage.Busy {
-			return append(lines, fmt.Sprintf("%s has headroom (%s): claude-account resume --next", best.name, best.used.Brief(now)))
-		}
-	}
-	// None has room: when does the first account run again?
-	first, firstAt := acct, at
-	for _, c := range others {
-		if t, ok := c.used.FreeAt(now, usage.Busy); ok && (firstAt.IsZero() || t.Before(firstAt)) {
-			first, firstAt = c.name, t
-		}
+	if r.has {
+		return append(lines, fmt.Sprintf("%s has headroom (%s): %s", r.best.name, r.best.used.Brief(now), statusline.NextFor(id)))
 	}
 	none := "No other account has headroom"
-	if len(others) == 0 {
+	if r.best.name == "" {
 		none = "No other account may run here"
 	}
 	switch {
-	case !firstAt.IsZero():
-		return append(lines, fmt.Sprintf("%s; the first to reset is %s, at %s.", none, first, usage.Clock(firstAt.Local(), now.Local())))
+	case r.first != "":
+		return append(lines, fmt.Sprintf("%s; the first to reset is %s, at %s.", none, r.first, usage.Clock(r.firstAt.Local(), now.Local())))
 	case resets != "":
 		return append(lines, fmt.Sprintf("%s; %s resets %s.", none, acct, resets))
 	}
@@ -145,7 +134,11 @@ func limitNotice(d *Deps, acct, msg string) []string {
 // and for a limit the account's way on (limitNotice).
 func notifyLines(d *Deps, acct string, s *session.State) []string {
 	if s.Reason == session.Limit {
-		return limitNotice(d, acct, s.Message)
+		id := ""
+		if launch.IsSessionID(s.SessionID) {
+			id = s.SessionID
+		}
+		return limitNotice(d, acct, s.Message, id)
 	}
 	return []string{strings.TrimSpace(session.Sentence(s.Reason))}
 }

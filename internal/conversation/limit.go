@@ -24,6 +24,9 @@ type Refusal struct {
 	User, Error string
 	// Message is Claude's line, as it showed it.
 	Message string
+	// Dropped counts the blocks of the refused prompt that are not text
+	// (images, documents): only its text can be sent again as an argument.
+	Dropped int
 }
 
 // isRefusal reports whether a transcript line is Claude's entry for a turn
@@ -96,6 +99,9 @@ func EndsRefused(data []byte) (Refusal, bool) {
 				if gjson.GetBytes(lines[j], "type").String() == "user" {
 					r.User = parent
 					r.Prompt = rawPrompt(lines[j])
+					if r.Prompt != "" {
+						r.Dropped = nonText(gjson.GetBytes(lines[j], "message.content"))
+					}
 				}
 				break
 			}
@@ -106,10 +112,30 @@ func EndsRefused(data []byte) (Refusal, bool) {
 }
 
 // isCommand reports whether a user line is a slash command's record (2.1.90
-// opens /rate-limit-options after a refusal), not a prompt.
+// opens /rate-limit-options after a refusal) or of the ! shell's (its input
+// and output: '! claude-account resume --next' typed after the refusal),
+// not a prompt.
 func isCommand(line []byte) bool {
 	t := strings.TrimSpace(textOf(gjson.GetBytes(line, "message.content")))
-	return strings.HasPrefix(t, "<command-name>") || strings.HasPrefix(t, "<command-message>") || strings.HasPrefix(t, "<local-command-")
+	for _, p := range []string{"<command-name>", "<command-message>", "<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// nonText counts a message content's blocks that are not text.
+func nonText(c gjson.Result) int {
+	n := 0
+	if c.IsArray() {
+		for _, b := range c.Array() {
+			if b.Get("type").String() != "text" {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // rawPrompt is the text of a user entry as the user typed it, to send again:

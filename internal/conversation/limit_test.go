@@ -37,6 +37,8 @@ func TestEndsRefused(t *testing.T) {
 		{"answered after", refused + line("u3", `"s2"`, "again") + answer("a3", "u3"), false, ""},
 		{"a prompt after", refused + line("u3", `"s2"`, "again"), false, ""},
 		{"a command after (2.1.90's dialog)", refused + line("c3", `"s2"`, "<command-name>/rate-limit-options</command-name>"), true, "second prompt"},
+		{"the ! shell's command after (resume --next typed in Claude)", refused + line("b3", `"s2"`, "<bash-input>claude-account resume --next</bash-input>") +
+			line("b4", `"b3"`, "<bash-stdout></bash-stdout><bash-stderr></bash-stderr>"), true, "second prompt"},
 		{"refused entry not in the lines read", refusal("e2", "u2"), true, ""},
 		{"side chain's refusal", t1 + strings.Replace(refusal("e2", "a1"), `"isSidechain":false`, `"isSidechain":true`, 1), false, ""},
 		{"empty", "", false, ""},
@@ -49,6 +51,14 @@ func TestEndsRefused(t *testing.T) {
 		if ok && !strings.Contains(r.Message, "5-hour limit") {
 			t.Errorf("%s: message %q", c.name, r.Message)
 		}
+	}
+}
+
+func TestEndsRefusedImage(t *testing.T) {
+	data := `{"parentUuid":"a1","type":"user","uuid":"u2","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","data":"AA=="}}]}}` + "\n" + refusal("e2", "u2")
+	r, ok := EndsRefused([]byte(data))
+	if !ok || r.Prompt != "look" || r.Dropped != 1 {
+		t.Errorf("EndsRefused = %+v, %v; want prompt look, 1 dropped", r, ok)
 	}
 }
 

@@ -14,6 +14,13 @@ import (
 	"github.com/claude-account/claude-account/internal/worktree"
 )
 
+// SessionEnv names, in a session's Claude's environment, the launcher's
+// session (its lock's id): 'claude-account resume --next' typed inside that
+// Claude continues that session's conversation. Only a hint: it is checked
+// against the private lock dir and the process tree (a repository's
+// .envrc could set it too).
+const SessionEnv = "CLAUDE_ACCOUNT_SESSION"
+
 // ClaudeEnv is Claude's environment: ours plus the config dir, the account
 // and — in a workspace, unless the user chose one — a task list of its own.
 func (w *Workspace) ClaudeEnv() env.Env {
@@ -28,6 +35,8 @@ func (w *Workspace) ClaudeEnv() env.Env {
 	// within claudemax): it would use this account's Claude.
 	delete(e, "CLAUDE_ACCOUNT_DIR")
 	delete(e, "CLAUDE_ACCOUNT_CLAUDE")
+	// A session's own: Session sets it for the Claude it starts.
+	delete(e, SessionEnv)
 	// Nor the marks of a background session this launch runs inside (its
 	// Bash tool running claudemax -p): they are the parent's, and the
 	// hooks of the session started here would take it for a background

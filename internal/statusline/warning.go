@@ -10,6 +10,15 @@ import (
 // conversation to the account with the most headroom.
 const Next = "claude-account resume --next"
 
+// NextFor is Next naming the conversation id (its first 8 characters),
+// which resume --next takes as it is from any terminal; Next alone for "".
+func NextFor(id string) string {
+	if len(id) < 8 {
+		return Next
+	}
+	return Next + " " + id[:8]
+}
+
 // Warning is the row the status line adds below its own, or below the
 // account's own status line, only while a window of the account is past
 // usage.Warn: Claude's full screen erases whatever the launcher printed
@@ -28,12 +37,15 @@ type Warning struct {
 	// no reset time is known.
 	First   string
 	FirstAt time.Time
+	// Conversation is the session's conversation id (its status JSON's
+	// session_id, checked by the caller), named in the command; "" for none.
+	Conversation string
 }
 
 // String is the row, "" while the account is below usage.Warn:
 //
 //	⚠ max near its limit: 5h 93% (resets 17:01) · 7d 13% · work has headroom (5h 10%)
-//	⚠ max: limit, resets 17:01 · carry on with work: claude-account resume --next
+//	⚠ max: limit, resets 17:01 · carry on with work: claude-account resume --next 7c0f3a2e
 //	⚠ max: limit, resets 17:01 · no account has headroom; the first, work, resets 16:40
 func (w Warning) String() string {
 	if w.Usage.Busiest(w.Now) < usage.Warn {
@@ -54,7 +66,7 @@ func (w Warning) String() string {
 	}
 	switch {
 	case w.Room != "" && w.Usage.Limited(w.Now):
-		s += " · carry on with " + w.Room + ": " + Next
+		s += " · carry on with " + w.Room + ": " + NextFor(w.Conversation)
 	case w.Room != "":
 		s += " · " + w.Room + " has headroom (" + w.RoomUsage.Brief(w.Now) + ")"
 	case w.First != "" && w.First != w.Account:
