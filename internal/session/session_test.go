@@ -148,7 +148,13 @@ func TestRecordWait(t *testing.T) {
 	step(10*time.Second, "Notification", `,"notification_type":"elicitation_dialog"`)
 	step(time.Second, "UserPromptSubmit", "")
 	step(10*time.Second, "StopFailure", `,"error":"rate_limit","last_assistant_message":"You've hit your 5-hour limit · resets 5:01pm (UTC)"`)
-	want := []string{Ended, Permission, Question, Limit}
+	step(time.Second, "UserPromptSubmit", "")
+	step(9*time.Second, "Stop", "") // 10 s after the last
+	step(time.Second, "UserPromptSubmit", "")
+	// 2 s after the last, but a limit needs its user: no answer comes until
+	// they move the conversation or wait for the reset.
+	step(time.Second, "StopFailure", `,"error":"rate_limit","last_assistant_message":"You've hit your 5-hour limit · resets 5:01pm (UTC)"`)
+	want := []string{Ended, Permission, Question, Limit, Ended, Limit}
 	if !slices.Equal(got, want) {
 		t.Errorf("notified %q, want %q", got, want)
 	}

@@ -134,6 +134,7 @@ func next(event, notification, source string) string {
 // NotifyEvery is the least time between two notifications of one session
 // (Record's wait): a session that stops again within it had its user there
 // a moment ago, and a loop of quick stops and dialogs is not a storm of them.
+// A limit is the exception (Record).
 const NotifyEvery = 10 * time.Second
 
 // InBackground reports whether the hook runs in a background session, one the
@@ -181,7 +182,10 @@ func Record(lockDir, id, token string, in []byte, now time.Time, wait func(s *St
 		if why == Limit || why == Failed {
 			n.Message = clip(f[7].String())
 		}
-		if st == Waiting && event != "SessionStart" && wait != nil && !(now.Sub(cur.Notified) < NotifyEvery) {
+		// A limit notifies however soon after the last notification: its
+		// user was there for an answer a moment ago, but nothing more comes
+		// until they carry the conversation on (resume --next) or wait.
+		if st == Waiting && event != "SessionStart" && wait != nil && (why == Limit || !(now.Sub(cur.Notified) < NotifyEvery)) {
 			n.Notified = now
 		} else {
 			wait = nil
