@@ -37,26 +37,27 @@ type Deps struct {
 
 // CLI is the command tree.
 type CLI struct {
-	Run      RunCmd      `cmd:"" help:"Start Claude Code for an account in this directory's workspace."`
-	Status   StatusCmd   `cmd:"" help:"Show the account, the git context, the config dir and its links."`
-	Doctor   DoctorCmd   `cmd:"" help:"Find and fix what would stop Claude from working here."`
-	Close    CloseCmd    `cmd:"" help:"Stop the account's running Claude (this workspace, or --all)."`
-	Ps       PsCmd       `cmd:"" help:"List the running Claude sessions of every account: where, and whether they work or wait for you."`
-	Jump     JumpCmd     `cmd:"" help:"Switch this tmux client to a session's pane: the one named, or the one waiting longest."`
-	Sessions SessionsCmd `cmd:"" help:"List the conversations of this repository (or --all), wherever they are kept."`
-	Resume   ResumeCmd   `cmd:"" help:"Continue a conversation wherever it is kept, in its worktree (made again if removed), on its account or another."`
-	Purge    PurgeCmd    `cmd:"" help:"Remove the account's copies of conversations past Claude's retention (or --older-than)."`
-	Worktree WorktreeCmd `cmd:"" help:"Make, list, remove and sweep worktrees for parallel sessions."`
-	Trust    TrustCmd    `cmd:"" help:"Approve a project's .claude/.mcp.json so its servers load."`
-	Untrust  UntrustCmd  `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`
-	Init     InitCmd     `cmd:"" help:"Make a writable account dir for use without Nix."`
-	Accounts AccountsCmd `cmd:"" help:"List the accounts: name, dir, whether logged in, and the Claude Code each runs."`
-	Clone    CloneCmd    `cmd:"" help:"Clone a repository (bare, kept fetched) and make or reuse a worktree for a branch."`
-	ByDir    byDirCmds   `embed:""`
-	Hook     HookCmd     `cmd:"" help:"Claude Code's hooks: worktrees and session state (run by Claude, not by hand)."`
-	Generate GenerateCmd `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
-	Version  VersionCmd  `cmd:"" help:"Print the version."`
-	Help     HelpCmd     `cmd:"" help:"Show the help of claude-account, or of a command: help worktree new."`
+	Run        RunCmd        `cmd:"" help:"Start Claude Code for an account in this directory's workspace."`
+	Status     StatusCmd     `cmd:"" help:"Show the account, the git context, the config dir and its links."`
+	Doctor     DoctorCmd     `cmd:"" help:"Find and fix what would stop Claude from working here."`
+	Close      CloseCmd      `cmd:"" help:"Stop the account's running Claude (this workspace, or --all)."`
+	Ps         PsCmd         `cmd:"" help:"List the running Claude sessions of every account: where, and whether they work or wait for you."`
+	Jump       JumpCmd       `cmd:"" help:"Switch this tmux client to a session's pane: the one named, or the one waiting longest."`
+	Sessions   SessionsCmd   `cmd:"" help:"List the conversations of this repository (or --all), wherever they are kept."`
+	Resume     ResumeCmd     `cmd:"" help:"Continue a conversation wherever it is kept, in its worktree (made again if removed), on its account or another."`
+	Purge      PurgeCmd      `cmd:"" help:"Remove the account's copies of conversations past Claude's retention (or --older-than)."`
+	ConfigDirs ConfigDirsCmd `cmd:"" name:"config-dirs" help:"Print every dir holding the account's conversations, comma-separated, for CLAUDE_CONFIG_DIR of usage tools (ccusage)."`
+	Worktree   WorktreeCmd   `cmd:"" help:"Make, list, remove and sweep worktrees for parallel sessions."`
+	Trust      TrustCmd      `cmd:"" help:"Approve a project's .claude/.mcp.json so its servers load."`
+	Untrust    UntrustCmd    `cmd:"" help:"Revoke the approval of a project's .claude/.mcp.json."`
+	Init       InitCmd       `cmd:"" help:"Make a writable account dir for use without Nix."`
+	Accounts   AccountsCmd   `cmd:"" help:"List the accounts: name, dir, whether logged in, and the Claude Code each runs."`
+	Clone      CloneCmd      `cmd:"" help:"Clone a repository (bare, kept fetched) and make or reuse a worktree for a branch."`
+	ByDir      byDirCmds     `embed:""`
+	Hook       HookCmd       `cmd:"" help:"Claude Code's hooks: worktrees and session state (run by Claude, not by hand)."`
+	Generate   GenerateCmd   `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
+	Version    VersionCmd    `cmd:"" help:"Print the version."`
+	Help       HelpCmd       `cmd:"" help:"Show the help of claude-account, or of a command: help worktree new."`
 }
 
 // AccountFlags select an account; commands that act on one embed them.
