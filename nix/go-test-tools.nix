@@ -79,6 +79,7 @@
   # Programs a test runs that the build sandbox cannot give it; the test's
   # guard skips it there.
   skipped = {
+    ccusage = "testscripts/real-claude-config-dirs-ccusage.txtar runs it as $CCUSAGE_BIN, which .ci/run installs from npm ([!ccusage] skips it)";
     npm = "testscripts/claude-versions-wrapper-first-line.txtar only prints the word, in the line a version manager prints first; nothing runs it";
     time = "testscripts/harden-huge-overlay.txtar runs /usr/bin/time by that path, which the sandbox does not have ([!exec:time] skips it)";
   };

@@ -48,6 +48,10 @@ func condition(cond, real, version string) (bool, error) {
 		return exec.Command("unshare", "-m", "true").Run() == nil, nil
 	case "realclaude":
 		return real != "", nil
+	case "ccusage":
+		// ccusage from npm (.ci/run installs it pinned and sets
+		// CCUSAGE_BIN; RealSetup passes it to the script).
+		return os.Getenv("CCUSAGE_BIN") != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -118,6 +118,11 @@ func RealSetup(bin string, v claudever.Version) func(*testscript.Env) error {
 		}
 		e.Setenv("CLAUDE_REAL_BIN", bin)
 		e.Setenv("CLAUDE_REAL_VERSION", v.String())
+		// ccusage, a usage tool from npm, as .ci/run installs it (pinned):
+		// real-claude-config-dirs-ccusage runs it as $CCUSAGE_BIN.
+		if bin := os.Getenv("CCUSAGE_BIN"); bin != "" {
+			e.Setenv("CCUSAGE_BIN", bin)
+		}
 		return nil
 	}
 }
