@@ -3,8 +3,8 @@ package cli
 import (
 	"fmt"
 
-	"github.com/claude-account/claude-account/internal/conversation"
 	"github.com/claude-account/claude-account/internal/convdirs"
+	"github.com/claude-account/claude-account/internal/conversation"
 )
 
 // ConfigDirsCmd is `claude-account config-dirs`.
