@@ -73,9 +73,18 @@ func (c *ConfigDirsCmd) Run(d *Deps) error {
 		d.notef("no conversations of %s yet", accountNames(accts))
 		return nil
 	}
-	d.stdout().Line(l.Value())
+	v := l.Value()
+	if n := len("CLAUDE_CONFIG_DIR=") + len(v) + 1; n > maxEnvString {
+		d.notef("the list is %d bytes, more than Linux lets one environment variable hold (%d): a tool started with it fails with \"Argument list too long\"; list fewer accounts at a time", n, maxEnvString)
+	}
+	d.stdout().Line(v)
 	return nil
 }
+
+// maxEnvString is the most Linux takes of one environment string
+// (NAME=value and its NUL): MAX_ARG_STRLEN, 32 pages of 4 KiB. A longer
+// CLAUDE_CONFIG_DIR makes exec fail with E2BIG (measured: a 157 KB list).
+const maxEnvString = 32 * 4096
 
 // accounts are the accounts named, every account (--all), or the one a
 // launch here would use.

@@ -30,11 +30,14 @@
 package convdirs
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/claude-account/claude-account/internal/conversation"
+	"github.com/claude-account/claude-account/internal/fsx"
+	"github.com/claude-account/claude-account/internal/gitctx"
 	"github.com/claude-account/claude-account/internal/runtimes"
 )
 
@@ -137,6 +140,7 @@ func ofAccount(a conversation.Account) List {
 	if holdsProjects(a.Dir) {
 		dir(a.Dir, KindAccount, "")
 	}
+	listed := map[string]string{} // runtimes listed, by fingerprint: their kept copies are named for it
 	rts, err := runtimes.List(a.Dir)
 	if err != nil {
 		left(runtimes.Path(a.Dir), KindRuntime, err.Error(), true)
@@ -158,6 +162,7 @@ func ofAccount(a conversation.Account) List {
 			left(rt.Dir, KindRuntime, why, !rt.Kept)
 		default:
 			dir(rt.Dir, KindRuntime, wt)
+			listed[gitctx.Fingerprint(rt.Dir)] = rt.Dir
 		}
 	}
 	var worktrees []string
@@ -170,9 +175,17 @@ func ofAccount(a conversation.Account) List {
 		}
 		kept, _ := filepath.Glob(filepath.Join(w, conversation.KeptPrefix+"*"))
 		for _, k := range kept {
-			if realDir(k) && holdsProjects(k) {
-				dir(k, KindKept, removedPath(k))
+			if !realDir(k) || !holdsProjects(k) {
+				continue
 			}
+			if rt, ok := listed[strings.TrimPrefix(filepath.Base(k), conversation.KeptPrefix)]; ok && linksOnly(filepath.Join(k, "projects"), filepath.Join(rt, "projects")) {
+				// Every file is its runtime's own (a hard link), and the
+				// runtime is listed: the list stays short (one
+				// environment variable holds at most 128 KiB on Linux).
+				left(k, KindKept, "every transcript in it is a hard link to its runtime's, which is listed", false)
+				continue
+			}
+			dir(k, KindKept, removedPath(k))
 		}
 		if holdsProjects(w) {
 			dir(w, KindArchive, removedPath(filepath.Join(w, "projects")))
@@ -194,6 +207,29 @@ func ofAccount(a conversation.Account) List {
 		}
 	}
 	return l
+}
+
+// linksOnly reports whether every regular file under copies is the very
+// file (a hard link) at the same place under orig; a link or anything else
+// under copies is no copy of orig's, and says no.
+func linksOnly(copies, orig string) bool {
+	ok := true
+	err := filepath.WalkDir(copies, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(copies, p)
+		o := filepath.Join(orig, rel)
+		if fi, err := os.Lstat(o); err != nil || !fi.Mode().IsRegular() || !d.Type().IsRegular() || !fsx.SameFile(p, o) {
+			ok = false
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return ok && err == nil
 }
 
 // removedPath is where the archived worktree was, as worktree rm (or the
