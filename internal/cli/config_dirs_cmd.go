@@ -24,18 +24,22 @@ transcripts, and the archive of removed worktrees. Nothing is written.
 
 Each conversation is counted once: a copy (handed to another account with 'resume
 --account', resumed in another worktree, archived by 'worktree rm', or kept by the account)
-holds the same messages, and ccusage counts a message once however many dirs hold it. A
+holds the same messages, and ccusage counts a message once however many dirs hold it
+(measured with ccusage 20.0.24). A
 conversation continued in two worktrees shows as one session row in each (the same session
-id), its tokens split between them, not doubled. A copy handed from one account to another
-holds the first account's turns too: for what each account used, give each account alone;
-for the total, --all.
+id), its tokens split between them, not doubled. A copy handed from one account to another holds the turns made on
+the first too, so a list of the second alone counts them as well: for a total over
+accounts, give them together (or --all), where each turn counts once.
 
 Left out, and named with --json: runtimes the account's record does not vouch for (come with
 a repository, or a path that is now another directory), runtimes whose worktree is gone
-(their conversations are in the account's copies), conversations 'worktree rm' kept apart as
-not proven the account's, and what no CLAUDE_CONFIG_DIR list can carry: a path with a comma,
-and the archive of a second removed worktree of the same name (projects-<time>: usage tools
-read only a dir named projects). Those the tool then misses are named on stderr.
+(their conversations are in the account's copies), the account's copies of a listed
+runtime's transcripts when each is the runtime's own file (a hard link), conversations
+'worktree rm' kept apart as not proven the account's, and what no CLAUDE_CONFIG_DIR list can
+carry: a path with a comma, and the archive of a second removed worktree of the same name
+(projects-<time>: usage tools read only a dir named projects). Those the tool then misses
+are named on stderr, and so is a list longer than Linux lets one environment variable hold
+(128 KiB).
 
 JSON fields: value (the line printed without --json), dirs (each: path, account, kind —
 account, runtime, kept or archive — and worktree, where its conversations ran, when known),
@@ -43,7 +47,7 @@ left (each: path, account, kind, why, and missed: whether the tool misses conver
 there).
 
 Examples:
-  CLAUDE_CONFIG_DIR=$(claude-account config-dirs max) npx ccusage@latest claude session
+  CLAUDE_CONFIG_DIR=$(claude-account config-dirs max) ccusage claude session
   CLAUDE_CONFIG_DIR=$(claude-account config-dirs --all) ccusage daily
   claude-account config-dirs max work --json | jq -r '.dirs[].path'`
 }
