@@ -25,11 +25,11 @@ transcripts, and the archive of removed worktrees. Nothing is written.
 Each conversation is counted once: a copy (handed to another account with 'resume
 --account', resumed in another worktree, archived by 'worktree rm', or kept by the account)
 holds the same messages, and ccusage counts a message once however many dirs hold it
-(measured with ccusage 20.0.24). A
-conversation continued in two worktrees shows as one session row in each (the same session
-id), its tokens split between them, not doubled. A copy handed from one account to another holds the turns made on
-the first too, so a list of the second alone counts them as well: for a total over
-accounts, give them together (or --all), where each turn counts once.
+(measured with ccusage 20.0.24). A conversation continued in two worktrees (resumed from
+another directory) can show as a session row in each, with the same session id: its tokens
+are split between them, not doubled. A copy handed from one account to another holds the
+turns made on the first too, so a list of the second alone counts them as well: for a total
+over accounts, give them together (or --all), where each turn counts once.
 
 Left out, and named with --json: runtimes the account's record does not vouch for (come with
 a repository, or a path that is now another directory), runtimes whose worktree is gone
