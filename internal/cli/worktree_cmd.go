@@ -20,10 +20,12 @@ import (
 
 // WorktreeCmd groups the worktree commands.
 type WorktreeCmd struct {
-	New  WorktreeNewCmd  `cmd:"" help:"Make a worktree for a parallel session (or reuse the one that exists)."`
-	List WorktreeListCmd `cmd:"" help:"List every worktree with its state and any running Claude."`
-	Rm   WorktreeRmCmd   `cmd:"" help:"Remove a worktree without losing work."`
-	Gc   WorktreeGCCmd   `cmd:"" name:"gc" help:"Remove stale ephemeral worktrees."`
+	New   WorktreeNewCmd   `cmd:"" help:"Make a worktree for a parallel session (or reuse the one that exists)."`
+	List  WorktreeListCmd  `cmd:"" help:"List every worktree with its state and any running Claude."`
+	Diff  WorktreeDiffCmd  `cmd:"" help:"Show what a worktree changed against its base, committed or not."`
+	Merge WorktreeMergeCmd `cmd:"" help:"Land a worktree's commits on its local base branch (merge, rebase or squash), then remove it."`
+	Rm    WorktreeRmCmd    `cmd:"" help:"Remove worktrees without losing work."`
+	Gc    WorktreeGCCmd    `cmd:"" name:"gc" help:"Remove stale ephemeral worktrees (and, with --merged, merged ones)."`
 }
 
 // Help is shown under the command's usage.
