@@ -212,40 +212,120 @@ func (c *WorktreeListCmd) Run(d *Deps) error {
 // WorktreeRmCmd is `claude-account worktree rm`.
 type WorktreeRmCmd struct {
 	AccountFlags
-	Name  string `arg:"" help:"The worktree: its name, path or branch."`
-	Force bool   `help:"Remove even with uncommitted changes (saved first under refs/claude-account/wip/<name>) or unmerged commits (their branch is kept)."`
+	Names []string `arg:"" name:"name" help:"The worktrees: each a name, path or branch."`
+	Force bool     `help:"Remove even with uncommitted changes (saved first under refs/claude-account/wip/<name>) or unmerged commits (their branch is kept)."`
+	JSON  bool     `help:"Print JSON: [{name, path, removed, notes, error, reason}], one for each name, refused or not."`
 }
 
-// Run removes.
+// rmResult is what rm did with one name.
+type rmResult struct {
+	Name    string   `json:"name"`
+	Path    string   `json:"path"`
+	Removed bool     `json:"removed"`
+	Notes   []string `json:"notes"`
+	Error   string   `json:"error,omitempty"`
+	Reason  string   `json:"reason,omitempty"` // a refusal's reason: running, uncommitted, commits...
+}
+
+// Run removes every worktree named, or none: each is checked before any is
+// removed, so that a script's "rm a b c" never leaves half of them.
 func (c *WorktreeRmCmd) Run(d *Deps) error {
-	if strings.TrimSpace(c.Name) == "" {
-		return UsageError{fmt.Errorf("worktree rm: %w", worktree.ErrEmptyName)}
+	for _, n := range c.Names {
+		if strings.TrimSpace(n) == "" {
+			return UsageError{fmt.Errorf("worktree rm: %w", worktree.ErrEmptyName)}
+		}
 	}
 	r, a, _, err := repoFor(d, c.AccountFlags)
 	if err != nil {
 		return err
 	}
-	e, err := r.Resolve(c.Name)
-	if err != nil {
-		return err
+	o := worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(),
+		Background: fleetKeeping(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()}
+	results := make([]rmResult, 0, len(c.Names))
+	var entries []*worktree.Entry
+	seen := map[string]bool{}
+	var refused []error
+	for _, n := range c.Names {
+		res := rmResult{Name: n, Notes: []string{}}
+		e, err := r.Resolve(n)
+		if err == nil && seen[e.Path] {
+			continue // named twice (by name and by path): removed once
+		}
+		if err == nil {
+			seen[e.Path] = true
+			res.Path = e.Path
+			err = r.CheckRemoval(e, o)
+		}
+		if err != nil {
+			res.Error = err.Error()
+			var ref *worktree.Refusal
+			if errors.As(err, &ref) {
+				res.Reason = ref.Reason.String()
+			}
+			refused = append(refused, err)
+		}
+		results, entries = append(results, res), append(entries, e)
 	}
-	// Asked before the removal: afterwards the working directory is gone.
-	inside := standsIn(d.Dir, e.Path)
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(),
-		Background: fleetKeeping(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
-	if err != nil {
-		return err
+	if len(refused) > 0 {
+		if c.JSON {
+			if err := writeJSON(d, results); err != nil {
+				return err
+			}
+		}
+		if len(results) == 1 {
+			return refused[0]
+		}
+		if !c.JSON {
+			for _, res := range results {
+				if res.Error != "" {
+					d.notef("%s: %s", res.Name, res.Error)
+				}
+			}
+		}
+		return fmt.Errorf("removed none of the %d worktrees: %d refused (said above); deal with those, or name only the others", len(results), len(refused))
 	}
-	for _, n := range rm.Notes {
-		d.stdout().Line(n)
+	var failed error
+	for i, e := range entries {
+		res := &results[i]
+		if failed != nil {
+			res.Error = "not removed: the removal of an earlier one failed"
+			continue
+		}
+		// Asked before the removal: afterwards the working directory is gone.
+		inside := standsIn(d.Dir, e.Path)
+		rm, err := r.Remove(e, o)
+		if err != nil {
+			res.Error, failed = err.Error(), err
+			continue
+		}
+		res.Removed, res.Notes = true, nonNil(rm.Notes)
+		if !c.JSON {
+			for _, n := range rm.Notes {
+				d.stdout().Line(n)
+			}
+			d.stdout().Linef("removed %s", d.Env.TildePath(rm.Path))
+		}
+		if inside {
+			// The shell that ran rm still stands in the deleted directory, where
+			// git and every launch fail: say where to go, apart from the output.
+			d.notef("you were in %s, which is gone now; go to the main worktree: cd %s", d.Env.TildePath(rm.Path), d.Env.ShellPath(r.Root))
+		}
 	}
-	d.stdout().Linef("removed %s", d.Env.TildePath(rm.Path))
-	if inside {
-		// The shell that ran rm still stands in the deleted directory, where
-		// git and every launch fail: say where to go, apart from the output.
-		d.notef("you were in %s, which is gone now; go to the main worktree: cd %s", d.Env.TildePath(rm.Path), d.Env.ShellPath(r.Root))
+	if c.JSON {
+		if err := writeJSON(d, results); err != nil {
+			return err
+		}
 	}
-	return nil
+	if failed != nil && len(results) > 1 {
+		var done []string
+		for _, res := range results {
+			if res.Removed {
+				done = append(done, res.Name)
+			}
+		}
+		return fmt.Errorf("removed %d of the %d worktrees (%s); then: %w", len(done), len(results), strings.Join(done, ", "), failed)
+	}
+	return failed
 }
 
 // standsIn reports whether dir is root or below it, links resolved, as the
@@ -385,7 +465,9 @@ Examples:
 
 // Help is shown under the command's usage.
 func (c *WorktreeRmCmd) Help() string {
-	return `Refuses uncommitted changes (edits git status hides under --skip-worktree or
+	return `Several names are removed all or none: each is checked before any is removed,
+and a refusal of one says why and removes none (--json gives one result each).
+Refuses uncommitted changes (edits git status hides under --skip-worktree or
 --assume-unchanged included), commits found on no other branch or remote, a git
 repository inside the worktree that holds work, and any Claude working there: a
 background session of Claude's fleet (of any account) working in it, or a supervisor
@@ -402,7 +484,8 @@ Removing the worktree you stand in ends with a line on stderr saying where to go
 
 Examples:
   claude-account worktree rm fix-login
-  claude-account worktree rm --force spike`
+  claude-account worktree rm --force spike
+  claude-account worktree rm a b c     # all of them, or none (each is checked first)`
 }
 
 // Help is shown under the command's usage.
