@@ -339,7 +339,8 @@ func standsIn(dir, root string) bool {
 // WorktreeGCCmd is `claude-account worktree gc`.
 type WorktreeGCCmd struct {
 	AccountFlags
-	OlderThan string `default:"30d" placeholder:"AGE" help:"Only worktrees older than this: 30d, 12h, 90m."`
+	OlderThan string `default:"30d" placeholder:"AGE" help:"Only ephemeral worktrees older than this: 30d, 12h, 90m."`
+	Merged    bool   `help:"Also remove named worktrees, whatever their age, that are clean and whose commits are all in their base (merged or squash-merged)."`
 	DryRun    bool   `help:"Say what would be removed, remove nothing."`
 	JSON      bool   `help:"Print JSON: [{path, removed, why, notes}]."`
 }
@@ -354,7 +355,7 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(),
+	vs, err := r.GC(worktree.GCOptions{OlderThan: age, Merged: c.Merged, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(),
 		Background: fleetKeeping(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
@@ -497,7 +498,14 @@ archiving their conversations as rm does, then runs git worktree prune (never on
 it kept whose git dir holds a runtime). Says where each removed worktree's conversations
 went, and why it kept each of the others.
 
+--merged also removes the named worktrees claude-account made, whatever their age, that
+are clean, have commits of their own and hold nothing their base lacks: merged (their
+commits are in it) or squash-merged (their changes are). Never one with uncommitted or
+untracked work, a Claude working there, or commits the base lacks; a worktree still on
+the commit it was made from is kept.
+
 Examples:
   claude-account worktree gc --dry-run
-  claude-account worktree gc --older-than 7d`
+  claude-account worktree gc --older-than 7d
+  claude-account worktree gc --merged`
 }

@@ -12,8 +12,12 @@ import (
 type GCOptions struct {
 	OlderThan time.Duration
 	DryRun    bool
-	Running   func(toplevel string) []string
-	Claudes   func(path string) ([]int, error) // as RemoveOptions.Claudes
+	// Merged: also named worktrees claude-account made, whatever their age,
+	// that are clean and whose commits are all in their base (merged, or
+	// squash-merged: their changes are there), mergedVerdict.
+	Merged  bool
+	Running func(toplevel string) []string
+	Claudes func(path string) ([]int, error) // as RemoveOptions.Claudes
 	// Background and Alive are as RemoveOptions's.
 	Background func(path, gitDir string) []Hosted
 	Alive      func(pid int) bool
@@ -49,6 +53,8 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 		switch {
 		case in.Prunable:
 			v.Removed, v.Why = true, "its directory is gone"
+		case !in.Ephemeral && o.Merged:
+			v.Removed, v.Why = r.mergedVerdict(in, o)
 		case !in.Ephemeral:
 			v.Why = "named, not ephemeral"
 		case age < o.OlderThan:
@@ -98,6 +104,34 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 		}
 	}
 	return out, nil
+}
+
+// mergedVerdict decides, for gc --merged, a named worktree: removed when
+// claude-account made it, no Claude works there, it is clean, it has
+// commits of its own (a worktree still on the commit it was made from may
+// be one an agent is about to use), and they are all in its base. Remove
+// decides again, as for rm.
+func (r *Repo) mergedVerdict(in Info, o GCOptions) (bool, string) {
+	m := ReadMeta(in.GitDir)
+	switch {
+	case !in.Ours || m == nil:
+		return false, "not made by claude-account"
+	case len(in.Running) > 0:
+		return false, "claude (" + in.Running[0] + ") runs there"
+	case len(o.background(in.Path)) > 0:
+		return false, backgroundRefusal(in.Path, o.background(in.Path), "gc")
+	case busy(o.Claudes, in.Path) != "":
+		return false, busy(o.Claudes, in.Path)
+	case in.Dirty > 0:
+		return false, fmt.Sprintf("%d uncommitted change(s)", in.Dirty)
+	case m.BaseOID == "" || in.HEAD == m.BaseOID:
+		return false, "no commits of its own yet"
+	case !in.Merged:
+		return false, fmt.Sprintf("%d commit(s) not merged into %s", in.Ahead, in.Base)
+	case in.Ahead > 0:
+		return true, "clean, and its changes are in " + in.Base + " (squash-merged)"
+	}
+	return true, "clean and merged into " + in.Base
 }
 
 // background is what of Claude's fleet lives in the worktree at path.
