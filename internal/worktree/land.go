@@ -186,7 +186,9 @@ func mergeTree(g Git, ours, theirs, what string) (string, error) {
 		return "", refuseLand(files, "%s conflicts in %s; nothing changed: merge it by hand (or rebase the branch in its worktree), then land again", what, strings.Join(quoteAll(files), ", "))
 	}
 	if err != nil {
-		return "", err
+		// Not a conflict: most often a merge driver the repository's
+		// configuration names, which gitcmd never runs.
+		return "", fmt.Errorf("git could not finish %s (%w); nothing changed: merge by hand with git (a merge driver the repository's configuration names never runs here), then land again", what, err)
 	}
 	if !isOID(tree) {
 		return "", fmt.Errorf("git merge-tree gave no tree for %s", what)
