@@ -38,8 +38,11 @@ Examples:
   claude-account worktree new fix-login
   claude-account run --account max --worktree fix-login
   claude-account worktree list --json
+  claude-account worktree diff fix-login --stat
+  claude-account worktree merge fix-login --strategy squash
   claude-account worktree rm fix-login
-  claude-account worktree gc --older-than 7d --dry-run`
+  claude-account worktree gc --older-than 7d --dry-run
+  claude-account worktree gc --merged`
 }
 
 // repoFor opens the repository of the working directory, with the
