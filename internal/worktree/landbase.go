@@ -44,7 +44,7 @@ func (r *Repo) localBase(e *Entry, into string) (LocalBase, error) {
 	}
 	oid, err := r.Git.Run("rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	if err != nil || !isOID(oid) {
-		return LocalBase{}, fmt.Errorf("there is no local branch %s to land on; make it (git branch %s) or name another with --into BRANCH", name, shell.Quote(name))
+		return LocalBase{}, fmt.Errorf("there is no local branch %s; make it (git branch %s) or name another with --into BRANCH", name, shell.Quote(name))
 	}
 	b := LocalBase{Name: name, OID: oid}
 	entries, err := r.Entries()
