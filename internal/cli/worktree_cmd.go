@@ -20,10 +20,12 @@ import (
 
 // WorktreeCmd groups the worktree commands.
 type WorktreeCmd struct {
-	New  WorktreeNewCmd  `cmd:"" help:"Make a worktree for a parallel session (or reuse the one that exists)."`
-	List WorktreeListCmd `cmd:"" help:"List every worktree with its state and any running Claude."`
-	Rm   WorktreeRmCmd   `cmd:"" help:"Remove a worktree without losing work."`
-	Gc   WorktreeGCCmd   `cmd:"" name:"gc" help:"Remove stale ephemeral worktrees."`
+	New   WorktreeNewCmd   `cmd:"" help:"Make a worktree for a parallel session (or reuse the one that exists)."`
+	List  WorktreeListCmd  `cmd:"" help:"List every worktree with its state and any running Claude."`
+	Diff  WorktreeDiffCmd  `cmd:"" help:"Show what a worktree changed against its base, committed or not."`
+	Merge WorktreeMergeCmd `cmd:"" help:"Land a worktree's commits on its local base branch (merge, rebase or squash), then remove it."`
+	Rm    WorktreeRmCmd    `cmd:"" help:"Remove worktrees without losing work."`
+	Gc    WorktreeGCCmd    `cmd:"" name:"gc" help:"Remove stale ephemeral worktrees (and, with --merged, merged ones)."`
 }
 
 // Help is shown under the command's usage.
@@ -36,8 +38,11 @@ Examples:
   claude-account worktree new fix-login
   claude-account run --account max --worktree fix-login
   claude-account worktree list --json
+  claude-account worktree diff fix-login --stat
+  claude-account worktree merge fix-login --strategy squash
   claude-account worktree rm fix-login
-  claude-account worktree gc --older-than 7d --dry-run`
+  claude-account worktree gc --older-than 7d --dry-run
+  claude-account worktree gc --merged`
 }
 
 // repoFor opens the repository of the working directory, with the
@@ -210,40 +215,120 @@ func (c *WorktreeListCmd) Run(d *Deps) error {
 // WorktreeRmCmd is `claude-account worktree rm`.
 type WorktreeRmCmd struct {
 	AccountFlags
-	Name  string `arg:"" help:"The worktree: its name, path or branch."`
-	Force bool   `help:"Remove even with uncommitted changes (saved first under refs/claude-account/wip/<name>) or unmerged commits (their branch is kept)."`
+	Names []string `arg:"" name:"name" help:"The worktrees: each a name, path or branch."`
+	Force bool     `help:"Remove even with uncommitted changes (saved first under refs/claude-account/wip/<name>) or unmerged commits (their branch is kept)."`
+	JSON  bool     `help:"Print JSON: [{name, path, removed, notes, error, reason}], one for each name, refused or not."`
 }
 
-// Run removes.
+// rmResult is what rm did with one name.
+type rmResult struct {
+	Name    string   `json:"name"`
+	Path    string   `json:"path"`
+	Removed bool     `json:"removed"`
+	Notes   []string `json:"notes"`
+	Error   string   `json:"error,omitempty"`
+	Reason  string   `json:"reason,omitempty"` // a refusal's reason: running, uncommitted, commits...
+}
+
+// Run removes every worktree named, or none: each is checked before any is
+// removed, so that a script's "rm a b c" never leaves half of them.
 func (c *WorktreeRmCmd) Run(d *Deps) error {
-	if strings.TrimSpace(c.Name) == "" {
-		return UsageError{fmt.Errorf("worktree rm: %w", worktree.ErrEmptyName)}
+	for _, n := range c.Names {
+		if strings.TrimSpace(n) == "" {
+			return UsageError{fmt.Errorf("worktree rm: %w", worktree.ErrEmptyName)}
+		}
 	}
 	r, a, _, err := repoFor(d, c.AccountFlags)
 	if err != nil {
 		return err
 	}
-	e, err := r.Resolve(c.Name)
-	if err != nil {
-		return err
+	o := worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(),
+		Background: fleetKeeping(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()}
+	results := make([]rmResult, 0, len(c.Names))
+	var entries []*worktree.Entry
+	seen := map[string]bool{}
+	var refused []error
+	for _, n := range c.Names {
+		res := rmResult{Name: n, Notes: []string{}}
+		e, err := r.Resolve(n)
+		if err == nil && seen[e.Path] {
+			continue // named twice (by name and by path): removed once
+		}
+		if err == nil {
+			seen[e.Path] = true
+			res.Path = e.Path
+			err = r.CheckRemoval(e, o)
+		}
+		if err != nil {
+			res.Error = err.Error()
+			var ref *worktree.Refusal
+			if errors.As(err, &ref) {
+				res.Reason = ref.Reason.String()
+			}
+			refused = append(refused, err)
+		}
+		results, entries = append(results, res), append(entries, e)
 	}
-	// Asked before the removal: afterwards the working directory is gone.
-	inside := standsIn(d.Dir, e.Path)
-	rm, err := r.Remove(e, worktree.RemoveOptions{Force: c.Force, Running: runningIn(d), Claudes: claudesIn(),
-		Background: fleetKeeping(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
-	if err != nil {
-		return err
+	if len(refused) > 0 {
+		if c.JSON {
+			if err := writeJSON(d, results); err != nil {
+				return err
+			}
+		}
+		if len(results) == 1 {
+			return refused[0]
+		}
+		if !c.JSON {
+			for _, res := range results {
+				if res.Error != "" {
+					d.notef("%s: %s", res.Name, res.Error)
+				}
+			}
+		}
+		return fmt.Errorf("removed none of the %d worktrees: %d refused (said above); deal with those, or name only the others", len(results), len(refused))
 	}
-	for _, n := range rm.Notes {
-		d.stdout().Line(n)
+	var failed error
+	for i, e := range entries {
+		res := &results[i]
+		if failed != nil {
+			res.Error = "not removed: the removal of an earlier one failed"
+			continue
+		}
+		// Asked before the removal: afterwards the working directory is gone.
+		inside := standsIn(d.Dir, e.Path)
+		rm, err := r.Remove(e, o)
+		if err != nil {
+			res.Error, failed = err.Error(), err
+			continue
+		}
+		res.Removed, res.Notes = true, nonNil(rm.Notes)
+		if !c.JSON {
+			for _, n := range rm.Notes {
+				d.stdout().Line(n)
+			}
+			d.stdout().Linef("removed %s", d.Env.TildePath(rm.Path))
+		}
+		if inside {
+			// The shell that ran rm still stands in the deleted directory, where
+			// git and every launch fail: say where to go, apart from the output.
+			d.notef("you were in %s, which is gone now; go to the main worktree: cd %s", d.Env.TildePath(rm.Path), d.Env.ShellPath(r.Root))
+		}
 	}
-	d.stdout().Linef("removed %s", d.Env.TildePath(rm.Path))
-	if inside {
-		// The shell that ran rm still stands in the deleted directory, where
-		// git and every launch fail: say where to go, apart from the output.
-		d.notef("you were in %s, which is gone now; go to the main worktree: cd %s", d.Env.TildePath(rm.Path), d.Env.ShellPath(r.Root))
+	if c.JSON {
+		if err := writeJSON(d, results); err != nil {
+			return err
+		}
 	}
-	return nil
+	if failed != nil && len(results) > 1 {
+		var done []string
+		for _, res := range results {
+			if res.Removed {
+				done = append(done, res.Name)
+			}
+		}
+		return fmt.Errorf("removed %d of the %d worktrees (%s); then: %w", len(done), len(results), strings.Join(done, ", "), failed)
+	}
+	return failed
 }
 
 // standsIn reports whether dir is root or below it, links resolved, as the
@@ -257,7 +342,8 @@ func standsIn(dir, root string) bool {
 // WorktreeGCCmd is `claude-account worktree gc`.
 type WorktreeGCCmd struct {
 	AccountFlags
-	OlderThan string `default:"30d" placeholder:"AGE" help:"Only worktrees older than this: 30d, 12h, 90m."`
+	OlderThan string `default:"30d" placeholder:"AGE" help:"Only ephemeral worktrees older than this: 30d, 12h, 90m."`
+	Merged    bool   `help:"Also remove named worktrees, whatever their age, that are clean and whose commits are all in their base (merged or squash-merged)."`
 	DryRun    bool   `help:"Say what would be removed, remove nothing."`
 	JSON      bool   `help:"Print JSON: [{path, removed, why, notes}]."`
 }
@@ -272,7 +358,7 @@ func (c *WorktreeGCCmd) Run(d *Deps) error {
 	if err != nil {
 		return err
 	}
-	vs, err := r.GC(worktree.GCOptions{OlderThan: age, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(),
+	vs, err := r.GC(worktree.GCOptions{OlderThan: age, Merged: c.Merged, DryRun: c.DryRun, Running: runningIn(d), Claudes: claudesIn(),
 		Background: fleetKeeping(d, a), Alive: aliveFn(), AccountDir: accountDirs(d, a), Now: d.Now()})
 	if err != nil {
 		return err
@@ -383,7 +469,9 @@ Examples:
 
 // Help is shown under the command's usage.
 func (c *WorktreeRmCmd) Help() string {
-	return `Refuses uncommitted changes (edits git status hides under --skip-worktree or
+	return `Several names are removed all or none: each is checked before any is removed,
+and a refusal of one says why and removes none (--json gives one result each).
+Refuses uncommitted changes (edits git status hides under --skip-worktree or
 --assume-unchanged included), commits found on no other branch or remote, a git
 repository inside the worktree that holds work, and any Claude working there: a
 background session of Claude's fleet (of any account) working in it, or a supervisor
@@ -400,7 +488,8 @@ Removing the worktree you stand in ends with a line on stderr saying where to go
 
 Examples:
   claude-account worktree rm fix-login
-  claude-account worktree rm --force spike`
+  claude-account worktree rm --force spike
+  claude-account worktree rm a b c     # all of them, or none (each is checked first)`
 }
 
 // Help is shown under the command's usage.
@@ -412,7 +501,14 @@ archiving their conversations as rm does, then runs git worktree prune (never on
 it kept whose git dir holds a runtime). Says where each removed worktree's conversations
 went, and why it kept each of the others.
 
+--merged also removes the named worktrees claude-account made, whatever their age, that
+are clean, have commits of their own and hold nothing their base lacks: merged (their
+commits are in it) or squash-merged (their changes are). Never one with uncommitted or
+untracked work, a Claude working there, or commits the base lacks; a worktree still on
+the commit it was made from is kept.
+
 Examples:
   claude-account worktree gc --dry-run
-  claude-account worktree gc --older-than 7d`
+  claude-account worktree gc --older-than 7d
+  claude-account worktree gc --merged`
 }

@@ -96,11 +96,12 @@ type Git struct {
 
 // allowed are the git commands the launcher runs, each checked for what it
 // may start (see the package comment): a new one is added here only after
-// the same check. None of them shows a diff, so no textconv or external
-// diff runs.
+// the same check. diff runs only with --no-ext-diff and --no-textconv
+// (Run refuses it otherwise), so no textconv or external diff runs; merge,
+// whose merge.verifySignatures would run gpg.program, is not among them.
 var allowed = map[string]bool{
 	"add": true, "branch": true, "checkout": true, "clone": true, "commit-tree": true,
-	"config": true, "fetch": true, "for-each-ref": true, "hash-object": true,
+	"config": true, "diff": true, "fetch": true, "for-each-ref": true, "hash-object": true,
 	"ls-files": true, "merge-base": true, "merge-tree": true, "read-tree": true, "restore": true,
 	"rev-list": true, "rev-parse": true, "sparse-checkout": true, "status": true,
 	"submodule": true, "symbolic-ref": true, "update-ref": true, "worktree": true,
@@ -116,6 +117,9 @@ var allowed = map[string]bool{
 func (g Git) Run(ctx context.Context, stdin io.Reader, args ...string) (stdout, stderr []byte, err error) {
 	if len(args) == 0 || !allowed[args[0]] {
 		return nil, nil, fmt.Errorf("gitcmd: git %s is not a command the launcher runs", strings.Join(args, " "))
+	}
+	if args[0] == "diff" && !(hasArg(args, "--no-ext-diff") && hasArg(args, "--no-textconv")) {
+		return nil, nil, fmt.Errorf("gitcmd: git %s runs without --no-ext-diff and --no-textconv", strings.Join(args, " "))
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -221,4 +225,17 @@ func Getenv(env []string, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// hasArg reports whether args holds arg before any "--".
+func hasArg(args []string, arg string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == arg {
+			return true
+		}
+	}
+	return false
 }

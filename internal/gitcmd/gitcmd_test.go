@@ -256,10 +256,14 @@ func TestSubmoduleUploadPackRefusesSubmoduleCommands(t *testing.T) {
 
 func TestRunRefusesCommandsNotChecked(t *testing.T) {
 	f := newFixture(t)
-	for _, args := range [][]string{{"diff"}, {"log", "-p"}, {"--git-dir=x", "status"}, {"-c", "a.b=c", "status"}, {}} {
+	// diff only with --no-ext-diff and --no-textconv, before any "--".
+	for _, args := range [][]string{{"diff"}, {"diff", "--no-ext-diff"}, {"diff", "--no-textconv", "--", "--no-ext-diff"}, {"log", "-p"}, {"--git-dir=x", "status"}, {"-c", "a.b=c", "status"}, {}} {
 		if _, _, err := (Git{Dir: f.repo, Env: f.env}).Run(context.Background(), nil, args...); err == nil {
 			t.Errorf("git %q ran", args)
 		}
+	}
+	if _, _, err := (Git{Dir: f.repo, Env: f.env}).Run(context.Background(), nil, "diff", "--no-ext-diff", "--no-textconv", "--stat"); err != nil {
+		t.Errorf("git diff --no-ext-diff --no-textconv: %v", err)
 	}
 }
 

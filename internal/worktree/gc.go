@@ -12,8 +12,12 @@ import (
 type GCOptions struct {
 	OlderThan time.Duration
 	DryRun    bool
-	Running   func(toplevel string) []string
-	Claudes   func(path string) ([]int, error) // as RemoveOptions.Claudes
+	// Merged: also named worktrees claude-account made, whatever their age,
+	// that are clean and whose commits are all in their base (merged, or
+	// squash-merged: their changes are there), mergedVerdict.
+	Merged  bool
+	Running func(toplevel string) []string
+	Claudes func(path string) ([]int, error) // as RemoveOptions.Claudes
 	// Background and Alive are as RemoveOptions's.
 	Background func(path, gitDir string) []Hosted
 	Alive      func(pid int) bool
@@ -45,10 +49,13 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			continue
 		}
 		v := Verdict{Path: in.Path}
+		into := "" // the branch --merged found its work in, when not its base
 		age := o.Now.Sub(in.Created)
 		switch {
 		case in.Prunable:
 			v.Removed, v.Why = true, "its directory is gone"
+		case !in.Ephemeral && o.Merged:
+			v.Removed, v.Why, into = r.mergedVerdict(in, o)
 		case !in.Ephemeral:
 			v.Why = "named, not ephemeral"
 		case age < o.OlderThan:
@@ -82,7 +89,7 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			// A prunable one goes through Remove too: its transcripts are
 			// archived before git forgets it.
 			e := &Entry{Path: in.Path, HEAD: in.HEAD, Branch: in.Branch, Prunable: in.Prunable}
-			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Claudes: o.Claudes, Background: o.Background, Alive: o.Alive, AccountDir: o.AccountDir, Now: o.Now})
+			rm, err := r.Remove(e, RemoveOptions{Running: o.Running, Claudes: o.Claudes, Background: o.Background, Alive: o.Alive, AccountDir: o.AccountDir, Base: into, Now: o.Now})
 			if err != nil {
 				v.Removed, v.Why = false, err.Error()
 			} else {
@@ -98,6 +105,46 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 		}
 	}
 	return out, nil
+}
+
+// mergedVerdict decides, for gc --merged, a named worktree: removed when
+// claude-account made it, no Claude works there, it is clean, it has
+// commits of its own (a worktree still on the commit it was made from may
+// be one an agent is about to use), and they are all in its base, or in
+// the local branch of its base (origin/main's main: merged locally, not
+// pushed yet), which it names then. Remove decides again, as for rm.
+func (r *Repo) mergedVerdict(in Info, o GCOptions) (bool, string, string) {
+	m := ReadMeta(in.GitDir)
+	switch {
+	case !in.Ours || m == nil:
+		return false, "not made by claude-account", ""
+	case len(in.Running) > 0:
+		return false, "claude (" + in.Running[0] + ") runs there", ""
+	case len(o.background(in.Path)) > 0:
+		return false, backgroundRefusal(in.Path, o.background(in.Path), "gc"), ""
+	case busy(o.Claudes, in.Path) != "":
+		return false, busy(o.Claudes, in.Path), ""
+	case in.Dirty > 0:
+		return false, fmt.Sprintf("%d uncommitted change(s)", in.Dirty), ""
+	case m.BaseOID == "" || in.HEAD == m.BaseOID:
+		return false, "no commits of its own yet", ""
+	}
+	base, into, merged := in.Base, "", in.Merged
+	if !merged && in.Branch != "" {
+		e := &Entry{Path: in.Path, HEAD: in.HEAD, Branch: in.Branch}
+		if lb, err := r.localBase(e, ""); err == nil && lb.Name != in.Base {
+			if ok, _ := contained(r.Git.In(in.Path), lb.OID, in.HEAD); ok {
+				base, into, merged = lb.Name, lb.Name, true
+			}
+		}
+	}
+	if !merged {
+		return false, fmt.Sprintf("%d commit(s) not merged into %s", in.Ahead, in.Base), ""
+	}
+	if ok, _ := r.Git.In(in.Path).OK("merge-base", "--is-ancestor", "--end-of-options", in.HEAD, base); !ok {
+		return true, "clean, and its changes are in " + base + " (squash-merged)", into
+	}
+	return true, "clean and merged into " + base, into
 }
 
 // background is what of Claude's fleet lives in the worktree at path.

@@ -42,7 +42,10 @@ type RemoveOptions struct {
 	// archived when the launcher made it for that account. nil: nothing is
 	// archived.
 	AccountDir func(name string) string
-	Now        time.Time
+	// Base, when set, is the branch the work is measured against instead
+	// of the worktree's record: Land's, which has just landed it there.
+	Base string
+	Now  time.Time
 }
 
 // Removal says what Remove did, one line each.
@@ -64,6 +67,13 @@ func (r *Repo) Remove(e *Entry, o RemoveOptions) (*Removal, error) {
 		return nil, err
 	}
 	return r.applyRemoval(e, p, o)
+}
+
+// CheckRemoval says whether Remove would remove e now, removing nothing:
+// nil, or the *Refusal (or failure to read) Remove would return.
+func (r *Repo) CheckRemoval(e *Entry, o RemoveOptions) error {
+	_, err := decideRemoval(r.observeRemoval(e, o))
+	return err
 }
 
 // applyRemoval does what decideRemoval planned, saying each step in a note.

@@ -172,6 +172,9 @@ func (r *Repo) observeRemoval(e *Entry, o RemoveOptions) removalFacts {
 			if m := f.Meta; m != nil && m.Base != "" {
 				f.Base = m.Base
 			}
+			if o.Base != "" {
+				f.Base = o.Base
+			}
 			if m := f.Meta; m != nil && m.Slug != "" && fsx.SamePath(r.PathFor(m.Slug), e.Path) {
 				f.Slug = m.Slug
 			}

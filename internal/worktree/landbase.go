@@ -1,0 +1,88 @@
+package worktree
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/claude-account/claude-account/internal/gitcmd"
+	"github.com/claude-account/claude-account/internal/shell"
+)
+
+// LocalBase is the local branch a worktree's work lands on: the branch its
+// record names (worktree new --base), or, when that is a remote's branch
+// (origin/main), the local branch of the same name; where it is checked out.
+type LocalBase struct {
+	Name     string // short name: main
+	OID      string // its commit now
+	Checkout string // the worktree it is checked out in; "" when none
+}
+
+// localBase finds the local branch e's work lands on: into when given,
+// else the base its record names or the repository's default. The record is
+// a file of the repository: what it names is used only as a local branch
+// that exists, checked as a ref name, and never e's own branch.
+func (r *Repo) localBase(e *Entry, into string) (LocalBase, error) {
+	name := into
+	if name == "" {
+		base := r.defaultBase()
+		if gitDir, err := GitDir(e.Path); err == nil {
+			if m := ReadMeta(gitDir); m != nil && m.Base != "" {
+				base = m.Base
+			}
+		}
+		var err error
+		if name, err = r.branchOf(base); err != nil {
+			return LocalBase{}, err
+		}
+	}
+	ref := "refs/heads/" + name
+	if gitcmd.CheckRefName(ref) != nil || strings.HasPrefix(name, "-") {
+		return LocalBase{}, fmt.Errorf("%q is no branch name; name the local branch to land on with --into BRANCH", name)
+	}
+	if name == e.Branch {
+		return LocalBase{}, fmt.Errorf("%s is the worktree's own branch; name the branch to land it on with --into BRANCH", name)
+	}
+	oid, err := r.Git.Run("rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err != nil || !isOID(oid) {
+		return LocalBase{}, fmt.Errorf("there is no local branch %s; make it (git branch %s) or name another with --into BRANCH", name, shell.Quote(name))
+	}
+	b := LocalBase{Name: name, OID: oid}
+	entries, err := r.Entries()
+	if err != nil {
+		return b, err
+	}
+	for _, w := range entries {
+		if w.Branch == name && !w.Bare {
+			if w.Prunable {
+				return b, fmt.Errorf("%s is checked out in %s, whose directory is gone; run 'git worktree prune', then land again", name, w.Path)
+			}
+			b.Checkout = w.Path
+		}
+	}
+	return b, nil
+}
+
+// branchOf is the local branch of a base ref: itself when it is a local
+// branch, main for a remote's origin/main; an error naming --into for a
+// commit or anything else.
+func (r *Repo) branchOf(base string) (string, error) {
+	if base != "" && gitcmd.CheckRefName("refs/heads/"+base) == nil && r.hasRefAnyhow("refs/heads/"+base) {
+		return base, nil
+	}
+	if gitcmd.CheckRefName("refs/remotes/"+base) == nil && r.hasRefAnyhow("refs/remotes/"+base) {
+		if _, branch, ok := strings.Cut(base, "/"); ok && branch != "" && branch != "HEAD" {
+			return branch, nil
+		}
+	}
+	return "", fmt.Errorf("the worktree's base %q is no branch (a commit, or a branch since deleted); name the local branch to land on with --into BRANCH", base)
+}
+
+// hasRefAnyhow is hasRef, asking git when the files do not tell (a ref
+// in a reftable, or packed where hasRef does not look).
+func (r *Repo) hasRefAnyhow(ref string) bool {
+	if r.hasRef(ref) {
+		return true
+	}
+	_, err := r.Git.Run("rev-parse", "--verify", "--quiet", ref)
+	return err == nil
+}
