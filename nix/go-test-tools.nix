@@ -79,6 +79,7 @@
   # Programs a test runs that the build sandbox cannot give it; the test's
   # guard skips it there.
   skipped = {
+    node = "testscripts/real-claude-wrap-agent-sdk.txtar runs the Agent SDK from npm with it; the sandbox has neither that nor a real Claude ([!agentsdk] and [!realclaude] skip it)";
     npm = "testscripts/claude-versions-wrapper-first-line.txtar only prints the word, in the line a version manager prints first; nothing runs it";
     time = "testscripts/harden-huge-overlay.txtar runs /usr/bin/time by that path, which the sandbox does not have ([!exec:time] skips it)";
   };
