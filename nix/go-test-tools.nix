@@ -80,6 +80,7 @@
   # guard skips it there.
   skipped = {
     ccusage = "testscripts/real-claude-config-dirs-ccusage.txtar runs it as $CCUSAGE_BIN, which .ci/run installs from npm ([!ccusage] skips it)";
+    node = "testscripts/real-claude-wrap-agent-sdk.txtar runs the Agent SDK from npm with it; the sandbox has neither that nor a real Claude ([!agentsdk] and [!realclaude] skip it)";
     npm = "testscripts/claude-versions-wrapper-first-line.txtar only prints the word, in the line a version manager prints first; nothing runs it";
     time = "testscripts/harden-huge-overlay.txtar runs /usr/bin/time by that path, which the sandbox does not have ([!exec:time] skips it)";
   };

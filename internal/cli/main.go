@@ -54,6 +54,7 @@ type CLI struct {
 	Accounts   AccountsCmd   `cmd:"" help:"List the accounts: name, dir, whether logged in, and the Claude Code each runs."`
 	Clone      CloneCmd      `cmd:"" help:"Clone a repository (bare, kept fetched) and make or reuse a worktree for a branch."`
 	ByDir      byDirCmds     `embed:""`
+	Wrap       WrapCmd       `cmd:"" help:"Run the Claude binary a tool names (the VS Code panel's claudeProcessWrapper) on the workspace's account and runtime."`
 	Hook       HookCmd       `cmd:"" help:"Claude Code's hooks: worktrees and session state (run by Claude, not by hand)."`
 	Generate   GenerateCmd   `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
@@ -177,6 +178,12 @@ func dispatch(d *Deps, args []string) (err error) {
 		}
 		run.Args = args
 		return run.Run(d)
+	}
+	if len(args) > 0 && filepath.IsAbs(args[0]) {
+		// claude-account /path/to/claude ARGS…: a tool that runs its Claude
+		// through a wrapper (claudeCode.claudeProcessWrapper). No command
+		// is an absolute path, and every later word is Claude's: no kong.
+		return (&WrapCmd{Claude: args[0], Args: args[1:]}).Run(d)
 	}
 	if len(args) == 0 {
 		// No command (as 'nix run' of the flake starts it): teach, don't scold.

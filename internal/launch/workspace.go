@@ -64,6 +64,16 @@ type Workspace struct {
 	// after the runtime was last left alone came from elsewhere.
 	started int64
 
+	// Wrapped is the Claude binary a tool named for this session
+	// (claude-account wrap: the VS Code panel's claudeProcessWrapper): the
+	// one FindClaude takes, instead of the account's.
+	Wrapped string
+	// Panel: this session is one of a tool's (wrap), which opens several at
+	// once in one workspace (the panel's tabs): it takes a slot past the
+	// first (lock.AcquireFrom), so tabs do not refuse each other and a
+	// terminal session keeps its own.
+	Panel bool
+
 	// fleet: the launch is one of Claude's fleet (session.Invocation.Fleet),
 	// run with the account dir as its config dir (Fleet).
 	fleet bool
@@ -96,7 +106,9 @@ func Open(a *account.Account, dir string, e env.Env, now func() time.Time) (*Wor
 	w := &Workspace{Account: a, Context: ctx, Layout: configdir.Locate(a, ctx, e),
 		env: e, dir: dir, now: now, lockDir: lock.Dir(e)}
 	if w.Layout.IsRuntime {
-		w.Unclean = lock.Unclean(w.lockDir, w.LockKey(), w.slots())
+		// Every slot: a panel's sessions (wrap) take those past the first
+		// even where the account allows one instance.
+		w.Unclean = lock.Unclean(w.lockDir, w.LockKey(), lock.Slots(false))
 	}
 	return w, nil
 }
@@ -141,7 +153,12 @@ func VersionsCache(e env.Env) string {
 }
 
 // candidates lists where the Claude binary may come from, in order.
-func (w *Workspace) candidates() []Candidate { return Candidates(w.Account, w.env) }
+func (w *Workspace) candidates() []Candidate {
+	if w.Wrapped != "" {
+		return []Candidate{{Source: "the Claude to wrap", Name: w.Wrapped}}
+	}
+	return Candidates(w.Account, w.env)
+}
 
 // Candidates lists where the account's Claude binary may come from, in order.
 func Candidates(a *account.Account, e env.Env) []Candidate {
@@ -204,7 +221,11 @@ func (w *Workspace) Acquire() (*lock.Lock, error) {
 		// launcher's terminal, so in its pane.
 		h.Tmux, h.Pane = tmux, pane
 	}
-	held, err := lock.Acquire(w.lockDir, w.LockKey(), w.slots(), h, w.Where())
+	from, slots := 0, w.slots()
+	if w.Panel {
+		from, slots = 1, lock.Slots(false)
+	}
+	held, err := lock.AcquireFrom(w.lockDir, w.LockKey(), from, slots, h, w.Where())
 	var running *lock.AlreadyRunningError
 	if errors.As(err, &running) && running.Holder.Workspace != "" {
 		running.Where = w.env.TildePath(running.Holder.Workspace)

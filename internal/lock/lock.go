@@ -68,11 +68,18 @@ func Name(key string, slot int) string {
 // Acquire takes the first free of slots locks for key. With one slot a taken
 // lock is an *AlreadyRunningError naming the holder.
 func Acquire(dir, key string, slots int, h Holder, where string) (*Lock, error) {
+	return AcquireFrom(dir, key, 0, slots, h, where)
+}
+
+// AcquireFrom is Acquire over the slots from `from` up to slots: the panel's
+// sessions (claude-account wrap) take the slots past the first, which stays
+// the terminal's, so neither refuses the other.
+func AcquireFrom(dir, key string, from, slots int, h Holder, where string) (*Lock, error) {
 	if err := EnsureDir(dir); err != nil {
 		return nil, err
 	}
 	var first *Holder
-	for slot := 0; slot < slots; slot++ {
+	for slot := from; slot < slots; slot++ {
 		path := filepath.Join(dir, Name(key, slot))
 		f, err := openLock(path, syscall.O_RDWR|syscall.O_CREAT)
 		if err != nil {

@@ -52,6 +52,25 @@ func condition(cond, real, version string) (bool, error) {
 		// ccusage from npm (.ci/run installs it pinned and sets
 		// CCUSAGE_BIN; RealSetup passes it to the script).
 		return os.Getenv("CCUSAGE_BIN") != "", nil
+	case "agentsdk":
+		// The Agent SDK from npm (.ci/run installs it and sets
+		// CLAUDE_AGENT_SDK), and node to run it.
+		_, err := exec.LookPath("node")
+		return AgentSDK() != "" && err == nil, nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// AgentSDK is the directory .ci/run installed @anthropic-ai/claude-agent-sdk
+// into ($CLAUDE_AGENT_SDK: its node_modules is there), "" when unset or not
+// there. Scripts guarded by [agentsdk] find it as $CLAUDE_AGENT_SDK.
+func AgentSDK() string {
+	dir := os.Getenv("CLAUDE_AGENT_SDK")
+	if dir == "" {
+		return ""
+	}
+	if _, err := os.Stat(dir + "/node_modules/@anthropic-ai/claude-agent-sdk/sdk.mjs"); err != nil {
+		return ""
+	}
+	return dir
 }

@@ -55,6 +55,9 @@ func Hermetic(vars []string) []string {
 func Setup(e *testscript.Env) error {
 	e.Vars = Hermetic(e.Vars)
 	e.Setenv("PATIENCE", strconv.Itoa(int(Patience/time.Second)))
+	if sdk := AgentSDK(); sdk != "" {
+		e.Setenv("CLAUDE_AGENT_SDK", sdk)
+	}
 	w := e.WorkDir
 	dirs := map[string]string{
 		"HOME":            filepath.Join(w, "home"),

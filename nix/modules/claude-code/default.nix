@@ -103,6 +103,7 @@ in
   imports = [
     ./options.nix
     ./directories.nix
+    ./vscode.nix
   ];
 
   config = lib.mkMerge [
