@@ -5,7 +5,10 @@
 # nix/tests/run fails when a test runs a program that is not listed here.
 {
   packages = {
-    bash = [ "sh" ];
+    bash = [
+      "bash"
+      "sh"
+    ];
     coreutils = [
       "basename"
       "cat"
@@ -40,6 +43,7 @@
       "touch"
       "tr"
       "truncate"
+      "uniq"
       "wc"
     ];
     diffutils = [ "cmp" ];

@@ -16,7 +16,7 @@ func TestSuggestionQuotes(t *testing.T) {
 	if !strings.HasPrefix(got, want) {
 		t.Fatalf("suggestion = %q, want it to start %q", got, want)
 	}
-	words, err := exec.Command("/bin/sh", "-c", "set -- "+strings.TrimPrefix(got, "claude-account ")+`; for a in "$@"; do printf '[%s]' "$a"; done`).Output()
+	words, err := exec.Command("sh", "-c", "set -- "+strings.TrimPrefix(got, "claude-account ")+`; for a in "$@"; do printf '[%s]' "$a"; done`).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
