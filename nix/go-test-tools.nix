@@ -77,6 +77,7 @@
     claude-account = "the test binary itself (testscript.Main)";
     claudemax = "the test binary under a launcher's name (testscript.Main)";
     claude-work = "the test binary under a launcher's name with a dash (testscript.Main)";
+    idestand = "an IDE stand-in of internal/testenv (testscript.Main)";
     go = "buildGoModule";
   };
 

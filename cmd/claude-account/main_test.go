@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 		"claude":      testenv.StubClaude,
 		// stubbrowser is $BROWSER for a real Claude's login (apistub -proxy).
 		"stubbrowser": testenv.StubBrowser,
+		// idestand is an IDE with Claude Code's extension: a lock file in
+		// ~/.claude/ide, a WebSocket MCP server, and its terminal.
+		"idestand": testenv.IDEStand,
 	})
 }
 

@@ -57,6 +57,7 @@ func (c *StatusCmd) Run(d *Deps) error {
 	if ws.Layout.IsRuntime {
 		names = append(names[:len(names):len(names)], "settings.json")
 	}
+	names = append(names[:len(names):len(names)], configdir.IDE)
 	st := Status{
 		Account: ws.Account.Name, AccountDir: ws.Account.Dir, Context: string(ws.Context.Kind),
 		Dir: ws.Context.Dir, Toplevel: ws.Context.Toplevel, GitDir: ws.Context.GitDir, CommonDir: ws.Context.CommonDir,

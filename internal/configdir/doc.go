@@ -37,6 +37,8 @@
 //   - workspace.go: workspace.json, the binding of a runtime to its workspace.
 //   - linked.go: the links to the account's entries (Linked), and what is
 //     kept aside where one belongs.
+//   - ide.go: ide, the link to ~/.claude/ide where the IDEs write their
+//     lock files (planIDE), so /ide finds them on every release.
 //   - stray.go: any other link in a runtime, kept aside before Claude starts.
 //   - login.go: the account's login, shared the way the Claude in use reads
 //     it.

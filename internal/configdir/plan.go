@@ -120,6 +120,9 @@ type Input struct {
 	// claude --bg refuses a workspace it does not find trusted there); the
 	// zero Context for none.
 	Trusting gitctx.Context
+	// Home is the user's home, whose .claude/ide the config dir's ide links
+	// to (planIDE); "" plans no ide.
+	Home string
 }
 
 // MakePlan reads the current state and lists the steps that bring it to the
@@ -144,6 +147,7 @@ func MakePlan(in Input) (*Plan, error) {
 		if err := p.planState(in, false); err != nil {
 			return nil, err
 		}
+		p.planIDE(in, false)
 		p.sweepTemps(in.Account.Dir, false)
 		return p, nil
 	}
@@ -164,6 +168,7 @@ func MakePlan(in Input) (*Plan, error) {
 		p.link(in, name, fresh)
 	}
 	p.planLogin(in, fresh)
+	p.planIDE(in, fresh)
 	if !fresh {
 		p.setAsideStrayLinks(in)
 		// What an older Claude kept in this runtime moves to the account

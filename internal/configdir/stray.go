@@ -12,10 +12,10 @@ import (
 
 // launcherLinks are the only names in a runtime that may be symbolic links:
 // those the launcher makes (Linked, settings.json, the login an older Claude
-// reads from its config dir), each checked against the one target it wants
-// by the step that plans it (link, planSettingsLink, planLogin), which keeps
-// any other aside or replaces it.
-func launcherLinks() []string { return append(slices.Clone(Linked), "settings.json", Credentials) }
+// reads from its config dir, the IDEs' lock files), each checked against the
+// one target it wants by the step that plans it (link, planSettingsLink,
+// planLogin, planIDE), which keeps any other aside or replaces it.
+func launcherLinks() []string { return append(slices.Clone(Linked), "settings.json", Credentials, IDE) }
 
 // setAsideStrayLinks plans that every other link in a runtime the launcher
 // made is kept aside before Claude starts: in the runtime itself, in

@@ -18,7 +18,7 @@ import (
 
 // Finding is one problem.
 type Finding struct {
-	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, login-not-shared, keychain-default-dir, plugins-not-loaded, identity-mismatch, no-claude, claude-cannot-start, claude-release-unknown, claude-release-differs, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins, init-leftover
+	ID      string `json:"id"` // broken-link, replaced-link, read-only, workspace-moved, not-made, temp-file, login-not-shared, keychain-default-dir, plugins-not-loaded, identity-mismatch, no-claude, claude-cannot-start, claude-release-unknown, claude-release-differs, lock-dir, overlay-changed, invalid-state, earlier-runtime, earlier-plugins, init-leftover, ide-link
 	Path    string `json:"path"`
 	Message string `json:"message"` // one sentence with the fix
 	Fixable bool   `json:"fixable"`
@@ -45,7 +45,7 @@ type Input struct {
 // plan is the launcher's own runtime plan for this workspace.
 func (in Input) plan() (*configdir.Plan, error) {
 	return configdir.MakePlan(configdir.Input{Account: in.Account, Context: in.Context, Layout: in.Layout,
-		Trust: in.Trust, Now: in.Now, Claude: in.Claude, Unclean: in.Unclean})
+		Trust: in.Trust, Now: in.Now, Claude: in.Claude, Unclean: in.Unclean, Home: in.Env.Home()})
 }
 
 // Quick runs the checks cheap enough for every launch: the config dir's links
@@ -93,6 +93,9 @@ func Check(in Input) []Finding {
 		out = append(out, *f)
 	}
 	if f := identityMismatch(in); f != nil {
+		out = append(out, *f)
+	}
+	if f := ideLink(in); f != nil {
 		out = append(out, *f)
 	}
 	p, err := in.plan()

@@ -301,7 +301,7 @@ func (w *Workspace) Input() configdir.Input {
 		ctx = gitctx.Context{Kind: gitctx.NotGit, Dir: w.dir}
 	}
 	in := configdir.Input{Account: w.Account, Context: ctx, Layout: w.Layout,
-		Trust: TrustStore(w.env), Now: w.now(), Claude: w.Claude, Unclean: w.Unclean}
+		Trust: TrustStore(w.env), Now: w.now(), Claude: w.Claude, Unclean: w.Unclean, Home: w.env.Home()}
 	if w.fleet && w.InWorkTree() {
 		in.Trusting = w.Context
 	}

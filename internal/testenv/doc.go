@@ -6,8 +6,8 @@
 // commands, the conditions, and the programs the scripts run instead of the
 // real ones. cmd/claude-account's script tests (main_test.go) wire them in:
 // Setup, Commands and Condition (RealSetup and RealCondition against a real
-// Claude), and StubClaude and StubBrowser as the test binary's claude and
-// stubbrowser.
+// Claude), and StubClaude, StubBrowser and IDEStand as the test binary's
+// claude, stubbrowser and idestand.
 //
 // Where each part lives:
 //
@@ -36,6 +36,8 @@
 //     certificate authority.
 //   - apilogin.go: the OAuth pieces: token answers, the profile, and
 //     StubBrowser, which approves a login.
+//   - idestand.go: IDEStand, an IDE with Claude Code's extension: its lock
+//     file, its WebSocket MCP server, and its terminal.
 //   - world.go: World and BuildLauncher, for Go tests that run the built
 //     launcher outside testscript.
 package testenv
