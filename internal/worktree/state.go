@@ -81,24 +81,6 @@ func aheadBehind(g Git, base, head string) (int, int, error) {
 	return ahead, behind, nil
 }
 
-// contained reports whether merging head into base would change nothing:
-// head is an ancestor of base, or its changes are already there (a squash
-// merge or cherry-picks), which merge-tree sees without touching any worktree.
-func contained(g Git, base, head string) (bool, error) {
-	if ok, err := g.OK("merge-base", "--is-ancestor", "--end-of-options", head, base); err != nil || ok {
-		return ok, err
-	}
-	tree, err := g.Run("merge-tree", "--write-tree", "--end-of-options", base, head)
-	if err != nil {
-		return false, nil // conflicts: certainly not contained
-	}
-	baseTree, err := g.Run("rev-parse", "--verify", "--end-of-options", base+"^{tree}")
-	if err != nil {
-		return false, err
-	}
-	return strings.SplitN(tree, "\n", 2)[0] == baseTree, nil
-}
-
 // unique counts commits of head found on no other branch, tag or remote
 // (its own branch excluded): work that removing the branch would lose.
 func unique(g Git, head, branch string) (int, error) {
