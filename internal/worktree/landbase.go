@@ -39,13 +39,26 @@ func (r *Repo) localBase(e *Entry, into string) (LocalBase, error) {
 	if gitcmd.CheckRefName(ref) != nil || strings.HasPrefix(name, "-") {
 		return LocalBase{}, fmt.Errorf("%q is no branch name; name the local branch to land on with --into BRANCH", name)
 	}
-	if name == e.Branch {
-		return LocalBase{}, fmt.Errorf("%s is the worktree's own branch; name the branch to land it on with --into BRANCH", name)
-	}
 	oid, err := r.Git.Run("rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	if err != nil || !isOID(oid) {
 		return LocalBase{}, fmt.Errorf("there is no local branch %s; make it (git branch %s) or name another with --into BRANCH", name, shell.Quote(name))
 	}
+	// A symbolic ref (master -> main) lands on its target, the branch a
+	// worktree has checked out and git worktree list names; one the
+	// repository planted may name the worktree's own branch.
+	full, err := r.Git.Run("rev-parse", "--verify", "--quiet", "--symbolic-full-name", "--end-of-options", ref)
+	target, ok := strings.CutPrefix(full, "refs/heads/")
+	if err != nil || !ok || target == "" {
+		return LocalBase{}, fmt.Errorf("%s is a symbolic ref to %s, not a local branch; name the local branch to land on with --into BRANCH", name, shell.Quote(full))
+	}
+	if target == e.Branch {
+		what := target
+		if target != name {
+			what = name + " (a symbolic ref to " + target + ")"
+		}
+		return LocalBase{}, fmt.Errorf("%s is the worktree's own branch; name the branch to land it on with --into BRANCH", what)
+	}
+	name = target
 	b := LocalBase{Name: name, OID: oid}
 	entries, err := r.Entries()
 	if err != nil {

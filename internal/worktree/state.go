@@ -89,12 +89,30 @@ func unique(g Git, head, branch string) (int, error) {
 	if !isOID(head) {
 		return 0, fmt.Errorf("%q is not a commit id", head)
 	}
-	args := []string{"rev-list", "--count", head, "--not"}
+	// A symbolic ref (refs/heads/alias -> refs/heads/<branch>, which anyone
+	// with the repository can plant) counts as no other ref: it is its
+	// target, whose commits are counted as that ref's anyway.
+	syms, err := g.Run("for-each-ref", "--format=%(if)%(symref)%(then)%(refname)%(end)", "refs/heads/", "refs/tags/", "refs/remotes/")
+	if err != nil {
+		return 0, err
+	}
+	excludes := map[string][]string{}
+	for _, ref := range strings.Split(syms, "\n") {
+		for _, ns := range []string{"heads", "tags", "remotes"} {
+			if name, ok := strings.CutPrefix(ref, "refs/"+ns+"/"); ok && name != "" {
+				excludes[ns] = append(excludes[ns], "--exclude="+name)
+			}
+		}
+	}
 	if branch != "" {
 		// --branches matches short names: refs/heads/ must not be in the pattern.
-		args = append(args, "--exclude="+branch)
+		excludes["heads"] = append(excludes["heads"], "--exclude="+branch)
 	}
-	args = append(args, "--branches", "--tags", "--remotes")
+	// Each --exclude holds for the next --branches, --tags or --remotes only.
+	args := []string{"rev-list", "--count", head, "--not"}
+	args = append(append(args, excludes["heads"]...), "--branches")
+	args = append(append(args, excludes["tags"]...), "--tags")
+	args = append(append(args, excludes["remotes"]...), "--remotes")
 	out, err := g.Run(args...)
 	if err != nil {
 		return 0, err
