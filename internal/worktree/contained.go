@@ -14,14 +14,23 @@ import (
 // change, and what is not in base is lost with the branch. When in doubt
 // (several merge bases, none, git failing) it says no: the branch stays.
 func contained(g Git, base, head string) (bool, error) {
-	if ok, err := g.OK("merge-base", "--is-ancestor", "--end-of-options", head, base); err != nil || ok {
-		return ok, err
-	}
-	bases, err := g.Run("merge-base", "--all", "--end-of-options", base, head)
-	if err != nil || len(strings.Fields(bases)) != 1 {
+	out, err := g.Run("merge-base", "--all", "--end-of-options", base, head)
+	bases := strings.Fields(out)
+	if err != nil || len(bases) != 1 {
 		return false, nil // unrelated histories, or a criss-cross: keep
 	}
-	changed, err := g.run(nil, append(namesArgs, strings.TrimSpace(bases), head)...)
+	// head is its merge base with base: an ancestor of base, merged. Every
+	// caller gives a commit id (a name would need rev-parse first).
+	if head == bases[0] {
+		return true, nil
+	}
+	if !isOID(head) {
+		id, err := g.Run("rev-parse", "--verify", "--end-of-options", head+"^{commit}")
+		if err != nil || id == bases[0] {
+			return err == nil, err
+		}
+	}
+	changed, err := g.run(nil, append(namesArgs, bases[0], head)...)
 	if err != nil {
 		return false, err
 	}
