@@ -35,7 +35,8 @@ Left out, and named with --json: runtimes the account's record does not vouch fo
 a repository, or a path that is now another directory), runtimes whose worktree is gone
 (their conversations are in the account's copies), the account's copies of a listed
 runtime's transcripts when each is the runtime's own file (a hard link), conversations
-'worktree rm' kept apart as not proven the account's, and what no CLAUDE_CONFIG_DIR list can
+'worktree rm' kept apart as not proven the account's, a runtime a launch set aside
+(<runtime>.moved-<time>: not proven the account's either), and what no CLAUDE_CONFIG_DIR list can
 carry: a path with a comma, and the archive of a second removed worktree of the same name
 (projects-<time>: usage tools read only a dir named projects). Those the tool then misses
 are named on stderr, and so is a list longer than Linux lets one environment variable hold

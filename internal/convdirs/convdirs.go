@@ -47,7 +47,7 @@ const (
 	KindRuntime  = "runtime"   // a worktree's runtime the launcher made for the account
 	KindKept     = "kept"      // the account's copies of a runtime's transcripts
 	KindArchive  = "archive"   // the archive of a removed worktree
-	KindSetAside = "set-aside" // kept apart by worktree rm: not proven the account's
+	KindSetAside = "set-aside" // kept apart by worktree rm, or a runtime a launch set aside: not proven the account's
 )
 
 // Dir is one dir a usage tool is given: Path/projects holds conversations.
@@ -146,6 +146,13 @@ func ofAccount(a conversation.Account) List {
 		left(runtimes.Path(a.Dir), KindRuntime, err.Error(), true)
 	}
 	for _, rt := range rts {
+		for _, d := range setAside(rt.Dir) {
+			// A launch found the runtime was not the dir it made (the
+			// repository restored from a copy, a dir that came with it)
+			// and set it aside: sessions --all lists its conversations,
+			// usage tools given this list do not see them.
+			left(d, KindSetAside, "a launch set this runtime aside: claude-account cannot prove it is the account's (it may have come with the repository); 'claude-account sessions --all' lists its conversations", holdsProjects(d))
+		}
 		if !exists(filepath.Join(rt.Dir, "projects")) {
 			continue // no conversation yet (or the runtime is gone with its worktree)
 		}
@@ -207,6 +214,24 @@ func ofAccount(a conversation.Account) List {
 		}
 	}
 	return l
+}
+
+// setAside lists the dirs a launch set the runtime dir aside as
+// (<dir>.moved-<time>, configdir), read from the parent dir's entries: the
+// runtime's path may hold glob characters.
+func setAside(dir string) []string {
+	entries, err := os.ReadDir(filepath.Dir(dir))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	prefix := filepath.Base(dir) + ".moved-"
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) && e.Type().IsDir() {
+			out = append(out, filepath.Join(filepath.Dir(dir), e.Name()))
+		}
+	}
+	return out
 }
 
 // linksOnly reports whether every regular file under copies is the very

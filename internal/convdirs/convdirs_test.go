@@ -3,6 +3,7 @@ package convdirs
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/claude-account/claude-account/internal/conversation"
@@ -52,5 +53,22 @@ func TestOfProjectsLink(t *testing.T) {
 	}
 	if l := Of([]conversation.Account{{Name: "max", Dir: dir}}); len(l.Dirs) != 0 {
 		t.Errorf("Dirs = %v, want none", l.Dirs)
+	}
+}
+
+func TestSetAside(t *testing.T) {
+	parent := filepath.Join(t.TempDir(), "claude-runtime[x]")
+	for _, d := range []string{"max", "max.moved-20260101T000000Z", "max.moved-20260101T000000Z-2", "maxi.moved-1", "work.moved-1"} {
+		if err := os.MkdirAll(filepath.Join(parent, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(parent, "max.moved-file"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := setAside(filepath.Join(parent, "max"))
+	want := []string{filepath.Join(parent, "max.moved-20260101T000000Z"), filepath.Join(parent, "max.moved-20260101T000000Z-2")}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("setAside = %q, want %q", got, want)
 	}
 }

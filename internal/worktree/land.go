@@ -269,7 +269,8 @@ func squashCommit(g Git, base LocalBase, e *Entry, n int) (string, error) {
 // parent, the replayed tip and itself (merge-tree finds the parent as the
 // merge base of itself and a stand-in commit of the tip's tree on that
 // parent). Authors and messages are kept; a commit whose changes base
-// already has is dropped. The head itself when base is an ancestor.
+// already has is dropped, one empty from the start kept. The head itself
+// when base is an ancestor.
 func rebaseCommits(g Git, base LocalBase, e *Entry) (string, error) {
 	if ok, err := g.OK("merge-base", "--is-ancestor", base.OID, e.HEAD); err != nil || ok {
 		return e.HEAD, err
@@ -309,7 +310,14 @@ func rebaseCommits(g Git, base LocalBase, e *Entry) (string, error) {
 			return "", err
 		}
 		if tree == tipTree {
-			continue // its changes are there already
+			// Its changes are there already: dropped, as git rebase drops
+			// a commit that becomes empty. One empty from the start (git
+			// commit --allow-empty: a note, a marker) is kept, as git
+			// rebase keeps it.
+			parentTree, err := g.Run("rev-parse", "--verify", parent+"^{tree}")
+			if err != nil || parentTree != f[4] {
+				continue
+			}
 		}
 		msg, err := g.run(nil, "rev-list", "-1", "--no-commit-header", "--format=%B", c)
 		if err != nil {

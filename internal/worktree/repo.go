@@ -122,8 +122,20 @@ func (r *Repo) Find(path string) (*Entry, error) {
 }
 
 // GitDir is the per-worktree git dir of a linked worktree.
+// Its .git is a file of the repository: one that is no regular file (a
+// FIFO would block the read forever) is refused, as git refuses it, and
+// only its first bytes are read.
 func GitDir(worktree string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(worktree, ".git"))
+	dotGit := filepath.Join(worktree, ".git")
+	fi, err := os.Stat(dotGit)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", errors.New(dotGit + " is not a gitdir file (not a regular file)")
+	}
+	// O_NONBLOCK: swapped for a FIFO since the stat, it still returns.
+	data, err := fsx.ReadFileLimit(dotGit, 64<<10)
 	if err != nil {
 		return "", err
 	}
@@ -156,8 +168,10 @@ type Meta struct {
 
 // ReadMeta reads a worktree's record; nil when it has none (not ours).
 func ReadMeta(gitDir string) *Meta {
-	data, err := os.ReadFile(filepath.Join(gitDir, MetaFile))
-	if err != nil {
+	// A file of the repository: a FIFO planted there reads as empty
+	// (O_NONBLOCK), and a huge file is not read whole.
+	data, err := fsx.ReadFileNoFollow(filepath.Join(gitDir, MetaFile), 64<<10)
+	if err != nil || len(data) > 64<<10 {
 		return nil
 	}
 	var m Meta

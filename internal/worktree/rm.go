@@ -139,14 +139,37 @@ func (r *Repo) applyRemoval(e *Entry, p removalPlan, o RemoveOptions) (*Removal,
 			// would lose what is on it.
 			rm.Notes = append(rm.Notes, "kept branch "+e.Branch+" (its base "+p.Base+" is reached only through it)")
 		} else if merged {
-			if _, err := r.Git.Run("branch", "-D", "--", e.Branch); err == nil {
-				rm.Notes = append(rm.Notes, "deleted branch "+e.Branch+" (merged into "+p.Base+")")
-			}
+			rm.Notes = append(rm.Notes, r.dropBranch(e.Branch, e.HEAD, p.Base))
 		} else {
 			rm.Notes = append(rm.Notes, "kept branch "+e.Branch+" (not merged into "+p.Base+")")
 		}
 	}
 	return rm, nil
+}
+
+// dropBranch deletes branch if it is still at head, the commit found
+// merged: a compare-and-swap (git branch -D deletes whatever the branch
+// holds by then, and a commit made on it meanwhile would be on no ref). A
+// branch checked out in another worktree stays too, as git branch -D
+// keeps it. It says what it did.
+func (r *Repo) dropBranch(branch, head, base string) string {
+	ref := "refs/heads/" + branch
+	entries, err := r.Entries()
+	if err != nil {
+		return "kept branch " + branch + " (" + err.Error() + ")"
+	}
+	for _, w := range entries {
+		if w.Branch == branch {
+			return "kept branch " + branch + " (checked out in " + w.Path + ")"
+		}
+	}
+	if _, err := r.Git.Run("update-ref", "--no-deref", "-m", "claude-account worktree rm", "-d", ref, head); err != nil {
+		if now, err2 := r.Git.Run("rev-parse", "--verify", "--quiet", ref); err2 == nil && now != head {
+			return fmt.Sprintf("kept branch %s (it moved to %s while removing: that commit is not measured as merged; 'git branch -D %s' deletes it once you are sure)", branch, short(now), shell.Quote(branch))
+		}
+		return "kept branch " + branch + " (" + err.Error() + ")"
+	}
+	return "deleted branch " + branch + " (merged into " + base + ")"
 }
 
 // baseElsewhere reports whether base's commit is on a branch, tag or remote

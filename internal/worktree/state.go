@@ -81,24 +81,6 @@ func aheadBehind(g Git, base, head string) (int, int, error) {
 	return ahead, behind, nil
 }
 
-// contained reports whether merging head into base would change nothing:
-// head is an ancestor of base, or its changes are already there (a squash
-// merge or cherry-picks), which merge-tree sees without touching any worktree.
-func contained(g Git, base, head string) (bool, error) {
-	if ok, err := g.OK("merge-base", "--is-ancestor", "--end-of-options", head, base); err != nil || ok {
-		return ok, err
-	}
-	tree, err := g.Run("merge-tree", "--write-tree", "--end-of-options", base, head)
-	if err != nil {
-		return false, nil // conflicts: certainly not contained
-	}
-	baseTree, err := g.Run("rev-parse", "--verify", "--end-of-options", base+"^{tree}")
-	if err != nil {
-		return false, err
-	}
-	return strings.SplitN(tree, "\n", 2)[0] == baseTree, nil
-}
-
 // unique counts commits of head found on no other branch, tag or remote
 // (its own branch excluded): work that removing the branch would lose.
 func unique(g Git, head, branch string) (int, error) {
@@ -107,12 +89,30 @@ func unique(g Git, head, branch string) (int, error) {
 	if !isOID(head) {
 		return 0, fmt.Errorf("%q is not a commit id", head)
 	}
-	args := []string{"rev-list", "--count", head, "--not"}
+	// A symbolic ref (refs/heads/alias -> refs/heads/<branch>, which anyone
+	// with the repository can plant) counts as no other ref: it is its
+	// target, whose commits are counted as that ref's anyway.
+	syms, err := g.Run("for-each-ref", "--format=%(if)%(symref)%(then)%(refname)%(end)", "refs/heads/", "refs/tags/", "refs/remotes/")
+	if err != nil {
+		return 0, err
+	}
+	excludes := map[string][]string{}
+	for _, ref := range strings.Split(syms, "\n") {
+		for _, ns := range []string{"heads", "tags", "remotes"} {
+			if name, ok := strings.CutPrefix(ref, "refs/"+ns+"/"); ok && name != "" {
+				excludes[ns] = append(excludes[ns], "--exclude="+name)
+			}
+		}
+	}
 	if branch != "" {
 		// --branches matches short names: refs/heads/ must not be in the pattern.
-		args = append(args, "--exclude="+branch)
+		excludes["heads"] = append(excludes["heads"], "--exclude="+branch)
 	}
-	args = append(args, "--branches", "--tags", "--remotes")
+	// Each --exclude holds for the next --branches, --tags or --remotes only.
+	args := []string{"rev-list", "--count", head, "--not"}
+	args = append(append(args, excludes["heads"]...), "--branches")
+	args = append(append(args, excludes["tags"]...), "--tags")
+	args = append(append(args, excludes["remotes"]...), "--remotes")
 	out, err := g.Run(args...)
 	if err != nil {
 		return 0, err
