@@ -121,6 +121,17 @@ func RealSetup(bin string, v claudever.Version) func(*testscript.Env) error {
 		}
 		e.Setenv("CLAUDE_REAL_BIN", bin)
 		e.Setenv("CLAUDE_REAL_VERSION", v.String())
+		if startsFleet(filepath.Base(e.WorkDir)) {
+			// One script of Claude's fleet at a time, whatever the
+			// release: Claude's daemon hands a new background session to
+			// a spare it started a moment before and gives up when the
+			// spare does not listen within 5 s (2.1.197's code), leaving
+			// the session "starting…" for good. Two daemons starting
+			// their spares at once on a loaded 2-CPU machine did that
+			// (CI stop 46, 2.1.197 and 2.1.332 together).
+			fleetTurn <- struct{}{}
+			e.Defer(func() { <-fleetTurn })
+		}
 		// ccusage, a usage tool from npm, as .ci/run installs it (pinned):
 		// real-claude-config-dirs-ccusage runs it as $CCUSAGE_BIN.
 		if bin := os.Getenv("CCUSAGE_BIN"); bin != "" {
@@ -128,4 +139,15 @@ func RealSetup(bin string, v claudever.Version) func(*testscript.Env) error {
 		}
 		return nil
 	}
+}
+
+// fleetTurn is the one turn the scripts that start background sessions
+// take (RealSetup).
+var fleetTurn = make(chan struct{}, 1)
+
+// startsFleet tells, from a script's work dir name (script-NAME), the real
+// scripts that start Claude's background sessions: its fleet's and doctor's.
+func startsFleet(workDir string) bool {
+	name := strings.TrimPrefix(workDir, "script-")
+	return strings.HasPrefix(name, "real-claude-fleet-") || name == "real-claude-doctor-fleet"
 }
