@@ -43,7 +43,7 @@ func (p *Plan) planIDE(in Input, fresh bool) {
 	}
 	target := IDEDir(in.Home)
 	path := filepath.Join(p.ConfigDir, IDE)
-	if SameDir(p.ConfigDir, filepath.Dir(target)) {
+	if fsx.SamePath(p.ConfigDir, filepath.Dir(target)) {
 		return // the config dir is ~/.claude itself: ide is the IDEs' own
 	}
 	link := Step{Op: Link, Path: path, Target: target, Why: "the IDEs' lock files"}
@@ -71,18 +71,4 @@ func (p *Plan) planIDE(in Input, fresh bool) {
 		p.Steps = append(p.Steps, Step{Op: Move, Path: path, Target: aside, Why: "not the launcher's ide"}, link)
 		p.Notes = append(p.Notes, fmt.Sprintf("%s is %s where claude-account links the IDEs' lock files (it came with the repository?); kept it as %s, read nothing from it, and linked %s", path, fsx.Kind(fi.Mode()), aside, target))
 	}
-}
-
-// SameDir reports whether a and b are one directory, however each is reached
-// (~/.claude may be a link to the account dir).
-func SameDir(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }

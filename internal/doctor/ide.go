@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/claude-account/claude-account/internal/configdir"
+	"github.com/claude-account/claude-account/internal/fsx"
 )
 
 // ideLink finds a config dir whose ide does not lead to the dir the IDEs
@@ -16,7 +17,7 @@ func ideLink(in Input) *Finding {
 	home := in.Env.Home()
 	target := configdir.IDEDir(home)
 	dir := in.Layout.ConfigDir
-	if home == "" || configdir.SameDir(dir, filepath.Dir(target)) {
+	if home == "" || fsx.SamePath(dir, filepath.Dir(target)) {
 		return nil
 	}
 	path := filepath.Join(dir, configdir.IDE)
