@@ -60,14 +60,8 @@ func (r *Repo) GC(o GCOptions) ([]Verdict, error) {
 			v.Why = "named, not ephemeral"
 		case age < o.OlderThan:
 			v.Why = fmt.Sprintf("younger than %s (%s old)", Duration(o.OlderThan), roughly(age))
-		case len(in.Running) > 0:
-			v.Why = "claude (" + in.Running[0] + ") runs there"
-		case len(o.background(in.Path)) > 0:
-			// Before the process table: it names the session and
-			// Claude's command that stops it.
-			v.Why = backgroundRefusal(in.Path, o.background(in.Path), "gc")
-		case busy(o.Claudes, in.Path) != "":
-			v.Why = busy(o.Claudes, in.Path)
+		case o.inUse(in) != "":
+			v.Why = o.inUse(in) // asked again only when it refuses
 		default:
 			w := work{Changes: in.Dirty, Merged: in.Merged}
 			if holdsWork(w) == heldNone {
@@ -118,12 +112,8 @@ func (r *Repo) mergedVerdict(in Info, o GCOptions) (bool, string, string) {
 	switch {
 	case !in.Ours || m == nil:
 		return false, "not made by claude-account", ""
-	case len(in.Running) > 0:
-		return false, "claude (" + in.Running[0] + ") runs there", ""
-	case len(o.background(in.Path)) > 0:
-		return false, backgroundRefusal(in.Path, o.background(in.Path), "gc"), ""
-	case busy(o.Claudes, in.Path) != "":
-		return false, busy(o.Claudes, in.Path), ""
+	case o.inUse(in) != "":
+		return false, o.inUse(in), ""
 	case in.Dirty > 0:
 		return false, fmt.Sprintf("%d uncommitted change(s)", in.Dirty), ""
 	case m.BaseOID == "" || in.HEAD == m.BaseOID:
@@ -145,6 +135,20 @@ func (r *Repo) mergedVerdict(in Info, o GCOptions) (bool, string, string) {
 		return true, "clean, and its changes are in " + base + " (squash-merged)", into
 	}
 	return true, "clean and merged into " + base, into
+}
+
+// inUse says why a Claude keeps gc from the worktree: one the launcher
+// runs there, a background session of Claude's fleet (before the process
+// table: it names the session and Claude's command that stops it), or a
+// Claude in the process table; "" when none.
+func (o GCOptions) inUse(in Info) string {
+	if len(in.Running) > 0 {
+		return "claude (" + in.Running[0] + ") runs there"
+	}
+	if bg := o.background(in.Path); len(bg) > 0 {
+		return backgroundRefusal(in.Path, bg, "gc")
+	}
+	return busy(o.Claudes, in.Path)
 }
 
 // background is what of Claude's fleet lives in the worktree at path.
