@@ -28,6 +28,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"clock":       clock,
 		"subst":       subst,
 		"killtmux":    killtmux,
+		"tmuxsay":     tmuxsay,
 		"stopfleet":   stopfleet,
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"io/fs"
 	"net"
+	"os/exec"
+	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -54,4 +57,71 @@ func tmuxGone(sock string) (bool, error) {
 		return true, nil
 	}
 	return false, err
+}
+
+// tmuxsay SOCKET SESSION TEXT: type TEXT into Claude's input box in the tmux
+// SESSION and press Enter until the box no longer holds it (sent, or a dialog
+// took the box's place), up to Patience.
+//
+// The keys are never sent together: on a loaded machine a Claude that reads
+// "hi" and Enter in one read takes them for a paste and the Enter for a
+// newline (2.0.77 in CI stop 47: "❯ hi / hi / hi", never sent, a loop that
+// typed again and pressed Enter every second). So Enter goes only once the
+// box shows TEXT, at most every 5 s, and TEXT is typed again only when the
+// box has not shown it for 10 s (keys sent before Claude reads its input are
+// lost).
+func tmuxsay(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: tmuxsay SOCKET SESSION TEXT")
+	}
+	sock, session, text := ts.MkAbs(args[0]), args[1], args[2]
+	tmux := func(a ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock}, a...)...).Output()
+		if err != nil {
+			ts.Fatalf("tmux %s: %v", strings.Join(a, " "), err)
+		}
+		return string(out)
+	}
+	var typed, entered time.Time
+	shown := false
+	pane := ""
+	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		pane = tmux("capture-pane", "-p", "-t", session)
+		box, visible := inputBox(pane)
+		holds := visible && strings.Contains(box, text)
+		switch {
+		case holds:
+			shown = true
+			if time.Since(entered) >= 5*time.Second {
+				tmux("send-keys", "-t", session, "Enter")
+				entered = time.Now()
+			}
+		case shown:
+			return
+		case visible && time.Since(typed) >= 10*time.Second:
+			tmux("send-keys", "-t", session, "-l", text)
+			typed = time.Now()
+		}
+	}
+	ts.Logf("%s", pane)
+	ts.Fatalf("Claude in tmux session %s never took %q in %s", session, text, Patience)
+}
+
+// inputBox returns what Claude's input box holds in a captured pane: the
+// lines between the last two rules (lines of ─ only), the prompt mark
+// included, and whether the pane shows the box at all (a dialog hides it).
+func inputBox(pane string) (string, bool) {
+	lines := strings.Split(pane, "\n")
+	var rules []int
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if utf8.RuneCountInString(l) >= 20 && strings.Trim(l, "─") == "" {
+			rules = append(rules, i)
+		}
+	}
+	if len(rules) < 2 {
+		return "", false
+	}
+	top, bottom := rules[len(rules)-2], rules[len(rules)-1]
+	return strings.Join(lines[top+1:bottom], "\n"), true
 }

@@ -41,3 +41,26 @@ func TestTmuxGone(t *testing.T) {
 		t.Errorf("a path over 108 bytes: gone %v, %v", gone, err)
 	}
 }
+
+// TestInputBox: the box is what lies between the last two rules, a banner's
+// framed lines are not rules, and a pane without two rules has no box.
+func TestInputBox(t *testing.T) {
+	rule := strings.Repeat("─", 40)
+	pane := strings.Join([]string{
+		"╭─── Claude Code v2.0.77 ───╮",
+		"│ ───────────────────────── │",
+		"╰" + rule + "╯",
+		"> hi",
+		rule,
+		"❯ hi",
+		"  hi",
+		rule,
+		"  max · main · Sonnet 4.5",
+	}, "\n")
+	if box, ok := inputBox(pane); !ok || box != "❯ hi\n  hi" {
+		t.Errorf("inputBox = %q, %v", box, ok)
+	}
+	if box, ok := inputBox("Do you trust the files in this folder?\n" + rule + "\n❯ 1. Yes"); ok {
+		t.Errorf("a dialog: inputBox = %q, %v", box, ok)
+	}
+}
