@@ -3,7 +3,7 @@
 # and without that module). Per account: layer 1 built in the store by
 # `claude-account generate`, layer 2 as home.file links into configDir, and a
 # launcher on home.packages. Layer 1 itself is each account's read-only
-# option layer1 (options.nix).
+# option layer1 (account/default.nix).
 {
   config,
   lib,
