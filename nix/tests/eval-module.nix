@@ -6,10 +6,16 @@
 #   evalModule = import ./eval-module.nix { inherit lib pkgs; };
 #   (evalModule { modules = [ ../modules/claude-code { … } ]; }).config
 # nix/tests/run checks that no other test file calls lib.evalModules.
+# `class`: the module class the evaluation is, as home-manager gives
+# "homeManager" (null: none checked).
 { lib, pkgs }:
-{ modules }:
+{
+  modules,
+  class ? null,
+}:
 let
   result = lib.evalModules {
+    inherit class;
     modules = [
       ./stubs/home-manager.nix
       {

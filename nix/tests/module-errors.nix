@@ -50,6 +50,27 @@ let
       ];
       never = [ "_type" ];
     };
+    # The module imported straight into a NixOS (or nix-darwin)
+    # configuration instead of through home-manager: the module system
+    # names the mistake instead of a missing `home` option.
+    importedIntoNixos = {
+      value =
+        (evalModule {
+          class = "nixos";
+          modules = [
+            ../modules/claude-code
+            { programs.claude-code.accounts.max = { }; }
+          ];
+        }).config.programs.claude-code.accounts.max.spec;
+      # nixpkgs' lib words it "cannot be imported into a module evaluation
+      # that expects class \"nixos\"" (older: "was imported into nixos
+      # instead of homeManager"); both name the two classes.
+      says = [
+        "homeManager"
+        "nixos"
+      ];
+      never = [ "The option `home" ];
+    };
   };
 
   errors = import ./errors.nix { inherit lib errorsDir cases; };

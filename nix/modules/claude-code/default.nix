@@ -100,6 +100,12 @@ let
         '';
 in
 {
+  # A home-manager module: imported straight into a NixOS or nix-darwin
+  # configuration (instead of through home-manager.sharedModules), the
+  # module system says so by name instead of "The option `home' does not
+  # exist".
+  _class = "homeManager";
+
   imports = [
     ./options.nix
     ./directories.nix
