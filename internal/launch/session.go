@@ -97,6 +97,9 @@ func (w *Workspace) prepareSession(held *lock.Lock, io IO) error {
 		io.Note(n)
 	}
 	err = plan.Apply()
+	if err == nil {
+		w.knowMarketplaces(io)
+	}
 	releaseShared()
 	if err != nil {
 		return err
