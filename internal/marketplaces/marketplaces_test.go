@@ -164,3 +164,38 @@ func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
 }
+
+// BenchmarkSyncNoop is the cost a launch pays when the account's file
+// already has every declared marketplace: two small reads, no write.
+func BenchmarkSyncNoop(b *testing.B) {
+	dir := b.TempDir()
+	settings := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(settings, []byte(`{"extraKnownMarketplaces": {"local": {"source": {"source": "directory", "path": "/m"}}}}`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	plugins := filepath.Join(dir, "plugins")
+	if _, err := Sync(settings, plugins, now); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if p, err := Sync(settings, plugins, now); p != "" || err != nil {
+			b.Fatal(p, err)
+		}
+	}
+}
+
+// BenchmarkSyncNothingDeclared is the cost for an account without
+// marketplaces: one read of its settings.
+func BenchmarkSyncNothingDeclared(b *testing.B) {
+	dir := b.TempDir()
+	settings := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(settings, []byte(`{"model": "opus"}`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for range b.N {
+		if _, err := Sync(settings, dir, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
