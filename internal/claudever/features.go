@@ -27,6 +27,12 @@ var (
 	// .claude-plugin/plugin.json, as the Nix module declares plugins and LSP
 	// servers) is loaded.
 	PluginsInSkills = V(2, 1, 157)
+	// PluginDirFlag: --plugin-dir DIR loads a plugin for the session, its
+	// commands, skills, agents, hooks, MCP and LSP servers. Read from the
+	// cli.js of 2.0.77 and 2.1.90 (Option "--plugin-dir <paths...>"), and
+	// measured: both print "Loaded 1 session-only plugins from --plugin-dir"
+	// and load the plugin's command. Releases before 2.0.77 not measured.
+	PluginDirFlag = V(2, 0, 77)
 	// LongProjectKeys: the projects/ dir of a working directory whose key
 	// (conversation.Key) is over 200 UTF-16 units is named by its first 200,
 	// '-' and a hash of the path (before: the whole key). Read from the code

@@ -31,8 +31,9 @@ func Degraded(in Input) []Finding {
 			rows = append(rows, fmt.Sprintf("%s: %s needs ≥ %s", s.Name, s.Note, s.Needs))
 		}
 	}
-	if names := declaredPlugins(in.Account); len(names) > 0 && !in.Claude.Has(claudever.PluginsInSkills) {
-		rows = append(rows, fmt.Sprintf("the account's plugins in skills/ (%s) are not loaded (needs ≥ %s)", strings.Join(names, ", "), claudever.PluginsInSkills))
+	// From PluginDirFlag the launcher passes them with --plugin-dir.
+	if names := declaredPlugins(in.Account); len(names) > 0 && !in.Claude.Has(claudever.PluginDirFlag) {
+		rows = append(rows, fmt.Sprintf("the account's plugins in skills/ (%s) are not loaded (needs ≥ %s)", strings.Join(names, ", "), claudever.PluginDirFlag))
 	}
 	if len(rows) == 0 {
 		return nil
@@ -53,9 +54,11 @@ func declaredPlugins(a *account.Account) []string {
 }
 
 // pluginsNotLoaded finds plugins the account declares that the Claude in use
-// does not load (claudever.PluginsInSkills): nothing else would say so.
+// does not load: from claudever.PluginsInSkills Claude loads them from
+// skills/, and from claudever.PluginDirFlag the launcher passes each to a
+// session with --plugin-dir. Nothing else would say so.
 func pluginsNotLoaded(in Input) *Finding {
-	if !in.Claude.Known || in.Claude.Has(claudever.PluginsInSkills) {
+	if !in.Claude.Known || in.Claude.Has(claudever.PluginDirFlag) {
 		return nil // unknown: claude-release-unknown says what that means
 	}
 	names := declaredPlugins(in.Account)
@@ -64,7 +67,7 @@ func pluginsNotLoaded(in Input) *Finding {
 	}
 	return &Finding{ID: "plugins-not-loaded", Path: filepath.Join(in.Account.Dir, "skills"),
 		Message: fmt.Sprintf("Claude Code %s does not load the plugins the account keeps in skills/ (%s): that needs Claude Code ≥ %s; upgrade Claude Code, or install them with 'claude plugin install'",
-			in.Claude.Version, strings.Join(names, ", "), claudever.PluginsInSkills)}
+			in.Claude.Version, strings.Join(names, ", "), claudever.PluginDirFlag)}
 }
 
 // HasLogin reports whether Claude will find a login here: an API key in its

@@ -69,10 +69,11 @@ func Write(spec *Spec, outDir string) (err error) {
 		w.contentMode("hooks/"+name, "hooks."+attrName(name), spec.Hooks[name], execMode)
 	}
 	// Personal plugins: a plugin directory in skills/ is loaded with its
-	// skills, agents, commands, hooks and MCP servers (Claude Code ≥ 2.1.157),
-	// as home-manager's own module does.
+	// skills, agents, commands, hooks and MCP servers (Claude Code ≥ 2.1.157;
+	// before, the launcher passes it with --plugin-dir), as home-manager's
+	// own module does.
 	for _, name := range sortedKeys(spec.Plugins) {
-		w.tree("skills/"+name, "plugins."+attrName(name), spec.Plugins[name].Source)
+		w.plugin(name, spec.Plugins[name].Source)
 	}
 	if len(spec.LSPServers) > 0 {
 		// Claude Code reads LSP servers from plugins: one generated plugin
@@ -198,6 +199,24 @@ func (w *writer) skills(entries map[string]Content) {
 			w.content("skills/"+name+"/SKILL.md", field, c)
 		}
 	}
+}
+
+// plugin copies a plugin directory to skills/<name>/. Claude Code loads no
+// plugin without .claude-plugin/plugin.json, which a plain directory of
+// commands/ or skills/ lacks: as home-manager's own module does, one that
+// names the plugin is written beside the other files of .claude-plugin/. A
+// manifest of the plugin's own is copied as it is.
+func (w *writer) plugin(name, src string) {
+	field := "plugins." + attrName(name)
+	w.tree("skills/"+name, field, src)
+	if w.err != nil {
+		return
+	}
+	manifest := "skills/" + name + "/.claude-plugin/plugin.json"
+	if _, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(manifest))); err == nil {
+		return
+	}
+	w.json(manifest, field, map[string]any{"name": name})
 }
 
 // LSPPlugin is the generated plugin that carries an account's LSP servers.

@@ -497,3 +497,36 @@ func TestRunSkillsDirClash(t *testing.T) {
 		}
 	}
 }
+
+// A plugin without a manifest gets {"name": <its name>} beside the rest of
+// its .claude-plugin/, as home-manager's own module makes; a manifest of
+// its own is kept byte for byte (issue 42).
+func TestRunPluginManifest(t *testing.T) {
+	src := t.TempDir()
+	writeFile(t, filepath.Join(src, "bare/commands/hi.md"), "hi\n", 0o644)
+	writeFile(t, filepath.Join(src, "half/.claude-plugin/marketplace.json"), `{"name":"m"}`, 0o644)
+	writeFile(t, filepath.Join(src, "own/.claude-plugin/plugin.json"), `{"name":"renamed"}`, 0o644)
+	specFile := filepath.Join(t.TempDir(), "spec.json")
+	writeFile(t, specFile, `{"name":"max","plugins":{"bare":{"source":"`+src+`/bare"},"half":{"source":"`+src+`/half"},"own":{"source":"`+src+`/own"}}}`, 0o644)
+	out := outDir(t)
+	if err := Run(specFile, out); err != nil {
+		t.Fatal(err)
+	}
+	got := tree(t, filepath.Join(out, "skills"))
+	want := map[string]string{
+		".":                                    "dr-xr-xr-x",
+		"bare":                                 "dr-xr-xr-x",
+		"bare/commands":                        "dr-xr-xr-x",
+		"bare/commands/hi.md":                  "-r--r--r-- hi\n",
+		"bare/.claude-plugin":                  "dr-xr-xr-x",
+		"bare/.claude-plugin/plugin.json":      "-r--r--r-- {\n  \"name\": \"bare\"\n}\n",
+		"half":                                 "dr-xr-xr-x",
+		"half/.claude-plugin":                  "dr-xr-xr-x",
+		"half/.claude-plugin/marketplace.json": `-r--r--r-- {"name":"m"}`,
+		"half/.claude-plugin/plugin.json":      "-r--r--r-- {\n  \"name\": \"half\"\n}\n",
+		"own":                                  "dr-xr-xr-x",
+		"own/.claude-plugin":                   "dr-xr-xr-x",
+		"own/.claude-plugin/plugin.json":       `-r--r--r-- {"name":"renamed"}`,
+	}
+	diffTrees(t, got, want)
+}

@@ -83,6 +83,11 @@ func (w *Workspace) prepareCommand(io IO) (applied, busy bool, err error) {
 		err = plan.Apply()
 		applied = err == nil
 	}
+	if err == nil {
+		// The account's file, not this config dir's, which the Claude of
+		// any worktree may change at any time: beside a session too.
+		w.knowMarketplaces(io)
+	}
 	releaseShared()
 	if err != nil {
 		return false, busy, err

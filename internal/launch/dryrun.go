@@ -49,7 +49,7 @@ func (w *Workspace) DryRun(args []string, inv session.Invocation, io IO) ([]stri
 		lines = append(lines, fmt.Sprintf("note: 'claude %s' is one of Claude's fleet: it runs with the account dir as its config dir, where the account's background sessions are, without the instance lock or the launcher's hooks", inv.Command))
 	case inv.Session:
 		// The session's name is its lock's; its holder is not known yet.
-		args = w.sessionArgs(strings.TrimSuffix(lock.Name(w.LockKey(), 0), ".lock"), "PID-START", args, io)
+		args = w.sessionArgs(strings.TrimSuffix(lock.Name(w.LockKey(), 0), ".lock"), "PID-START", w.withPluginDirs(args), io)
 	default:
 		lines = append(lines, fmt.Sprintf("note: 'claude %s' is a command, not a session: it runs beside a session in this workspace, without the instance lock", inv.Command))
 	}

@@ -56,7 +56,7 @@ func (w *Workspace) Session(args []string, io IO) (Status, error) {
 	stopBeat := func() {}
 	watch := &releaseWatch{w: w, cancel: func() {}}
 	st, err := Run(Spec{
-		Path: w.Claude.Path, Args: w.sessionArgs(id, token, args, io), Env: w.ClaudeEnv().With(SessionEnv, id).List(), Dir: w.dir,
+		Path: w.Claude.Path, Args: w.sessionArgs(id, token, w.withPluginDirs(args), io), Env: w.ClaudeEnv().With(SessionEnv, id).List(), Dir: w.dir,
 		Stdin: io.Stdin, Stdout: io.Stdout, Stderr: io.Stderr, Signals: sigs,
 		Started: func(pid int) { _ = held.SetClaudePID(pid); stopBeat = held.Heartbeat(); watch.start(pid) },
 	})
@@ -97,6 +97,9 @@ func (w *Workspace) prepareSession(held *lock.Lock, io IO) error {
 		io.Note(n)
 	}
 	err = plan.Apply()
+	if err == nil {
+		w.knowMarketplaces(io)
+	}
 	releaseShared()
 	if err != nil {
 		return err

@@ -62,11 +62,22 @@ in
 
   # Only for an account that declares plugins or lspServers: Claude Code
   # loads a plugin directory in skills/ as a personal plugin from 2.1.157
-  # (home-manager's own module draws the same line).
+  # (home-manager's own module draws the same line). Before, the launcher
+  # passes each to the sessions it starts with --plugin-dir, which every
+  # release from 2.0.77 takes (`go`: internal/claudever/features.go); an
+  # older release loads them not at all.
   personalPluginsRelease = {
     row = "plugins and lspServers declared here";
+    go = "PluginsInSkills";
     since = "2.1.157";
     how = "personal plugins in skills/";
+    before = "the launcher passes them to each session it starts with --plugin-dir (not to `claude plugin list` nor to background sessions)";
+  };
+  pluginDirRelease = {
+    row = "plugins and lspServers declared here";
+    go = "PluginDirFlag";
+    since = "2.0.77";
+    how = "--plugin-dir";
     before = "Claude Code does not load them";
   };
 
@@ -76,9 +87,16 @@ in
       version,
       declaresPlugins ? false,
     }:
+    let
+      pluginRow =
+        if compareVersions version self.pluginDirRelease.since < 0 then
+          self.pluginDirRelease
+        else
+          self.personalPluginsRelease;
+    in
     sort (a: b: compareVersions a.since b.since < 0) (
       filter (row: compareVersions version row.since < 0) (
-        self.sharingReleases ++ (if declaresPlugins then [ self.personalPluginsRelease ] else [ ])
+        self.sharingReleases ++ (if declaresPlugins then [ pluginRow ] else [ ])
       )
     );
 

@@ -1047,6 +1047,24 @@ runTests {
       [ ]
     ];
   };
+  # What a release does with declared plugins (issue 42): before 2.0.77 not
+  # loaded; to 2.1.156 passed with --plugin-dir by the launcher; from
+  # 2.1.157 loaded from skills/ (no row).
+  testDegradedRowsPluginsPerRelease = {
+    expr = map (version: map (row: "${row.since}: ${row.before}") (
+      builtins.filter (row: row.row == "plugins and lspServers declared here") (l.degradedRows {
+        inherit version;
+        declaresPlugins = true;
+      })
+    )) [ "2.0.76" "2.0.77" "2.1.90" "2.1.156" "2.1.157" ];
+    expected = [
+      [ "2.0.77: Claude Code does not load them" ]
+      [ "2.1.157: the launcher passes them to each session it starts with --plugin-dir (not to `claude plugin list` nor to background sessions)" ]
+      [ "2.1.157: the launcher passes them to each session it starts with --plugin-dir (not to `claude plugin list` nor to background sessions)" ]
+      [ "2.1.157: the launcher passes them to each session it starts with --plugin-dir (not to `claude plugin list` nor to background sessions)" ]
+      [ ]
+    ];
+  };
   # The launcher's own table (internal/claudever/features.go) draws every
   # boundary where nix/lib does.
   testReleasesAgreeWithLauncher = {
@@ -1066,11 +1084,11 @@ runTests {
       map (row: {
         inherit (row) row since;
         launcher = launcher.${row.go} or "missing in internal/claudever/features.go";
-      }) l.sharingReleases;
+      }) (l.sharingReleases ++ [ l.personalPluginsRelease l.pluginDirRelease ]);
     expected = map (row: {
       inherit (row) row since;
       launcher = row.since;
-    }) l.sharingReleases;
+    }) (l.sharingReleases ++ [ l.personalPluginsRelease l.pluginDirRelease ]);
   };
   testClaudeVersion = {
     expr = map l.claudeVersion [
@@ -1099,7 +1117,7 @@ runTests {
     expected = ''
       `programs.claude-code.accounts.max.package` is Claude Code 2.1.90, which shares less of the account than the launcher can:
         - login: from Claude Code 2.1.144 (CLAUDE_SECURESTORAGE_CONFIG_DIR); before it, on Linux the launcher keeps a copy of the account's login in each worktree's runtime, and on macOS each worktree logs in on its own
-        - plugins and lspServers declared here: from Claude Code 2.1.157 (personal plugins in skills/); before it, Claude Code does not load them
+        - plugins and lspServers declared here: from Claude Code 2.1.157 (personal plugins in skills/); before it, the launcher passes them to each session it starts with --plugin-dir (not to `claude plugin list` nor to background sessions)
       Give this account Claude Code 2.1.157 or later (its `package`, or `programs.claude-code.package`); `claude-account doctor` shows what a launch shares.'';
   };
   testVersionWarningEveryRow = {

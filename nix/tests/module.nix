@@ -1144,6 +1144,40 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       ];
     };
   };
+  # What the switch says of declared plugins per release (issue 42): on
+  # 2.1.90 the launcher passes them with --plugin-dir; before 2.0.77 they
+  # are not loaded; from 2.1.157 nothing is said.
+  testVersionWarningPluginsPerRelease = {
+    expr =
+      let
+        claudeOf = version: olderClaude // {
+          name = "claude-code-${version}";
+          inherit version;
+        };
+        pluginLine =
+          version:
+          filter (lib.hasPrefix "  - plugins and lspServers") (
+            lib.concatMap (lib.splitString "\n")
+              (eval {
+                upstream = true;
+                modules = [
+                  {
+                    programs.claude-code.accounts.max = {
+                      package = claudeOf version;
+                      plugins.hello = ./fixtures/plugin;
+                    };
+                  }
+                ];
+              }).config.warnings
+          );
+      in
+      map pluginLine [ "2.0.76" "2.1.90" "2.1.157" ];
+    expected = [
+      [ "  - plugins and lspServers declared here: from Claude Code 2.0.77 (--plugin-dir); before it, Claude Code does not load them" ]
+      [ "  - plugins and lspServers declared here: from Claude Code 2.1.157 (personal plugins in skills/); before it, the launcher passes them to each session it starts with --plugin-dir (not to `claude plugin list` nor to background sessions)" ]
+      [ ]
+    ];
+  };
   testPackageUpstreamNull = {
     expr = claudeOf {
       enable = true;

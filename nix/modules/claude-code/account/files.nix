@@ -201,9 +201,11 @@ in
         Plugins, as home-manager's own {option}`programs.claude-code.plugins`:
         each directory is copied to {file}`skills/<name>/`, where Claude
         Code (2.1.157 or later) loads it as a personal plugin with its
-        skills, agents, commands, hooks and MCP servers. A list (the
-        older form upstream still takes) names each by its path's last
-        component, without the store hash.
+        skills, agents, commands, hooks and MCP servers; before 2.1.157
+        the launcher passes it to each session with `--plugin-dir`. A
+        directory without {file}`.claude-plugin/plugin.json` gets one
+        naming the plugin. A list (the older form upstream still takes)
+        names each by its path's last component, without the store hash.
       '';
     };
 
@@ -213,7 +215,10 @@ in
       example = literalExpression "{ local = ./my-marketplace; }";
       description = ''
         Plugin marketplaces, added to {file}`settings.json`'s
-        `extraKnownMarketplaces` as directory sources.
+        `extraKnownMarketplaces` as directory sources, and by the launcher
+        to the account's {file}`plugins/known_marketplaces.json` at each
+        launch, so that `claude plugin marketplace list` shows them before
+        the first session.
       '';
     };
 
