@@ -258,6 +258,8 @@ in
               ]
             else if !isString command && !isPath command && !(isAttrs command && command ? outPath) then
               [ "${p "command"} is ${typeName command}; give the program to run as a string" ]
+            else if command == "" then
+              [ "${p "command"} is empty; give the program to run" ]
             else
               [ ]
           )
@@ -269,6 +271,8 @@ in
               [ "${quote path} is a server of type ${toJSON type} without `url`; give the server's address as `url`" ]
             else if !isString withUrl.url then
               [ "${p "url"} is ${typeName withUrl.url}; give the server's address as a string" ]
+            else if withUrl.url == "" then
+              [ "${p "url"} is empty; give the server's address" ]
             else
               [ ]
           )

@@ -344,6 +344,22 @@ runTests {
     expr = refusals { mcpServers.s.type = "sse"; };
     expected = [ "`${path}.s` is a server of type \"sse\" without `url`; give the server's address as `url`" ];
   };
+  # What the launcher would refuse at every launch (internal/mcp).
+  testRefusesEmptyCommandAndUrl = {
+    expr = refusals {
+      mcpServers = {
+        c.command = "";
+        u = {
+          type = "sse";
+          url = "";
+        };
+      };
+    };
+    expected = [
+      "`${path}.c.command` is empty; give the program to run"
+      "`${path}.u.url` is empty; give the server's address"
+    ];
+  };
   testRefusesFileOnRemote = {
     expr = refusals {
       mcpServers.s = {
