@@ -1,7 +1,7 @@
 # An account's MCP servers as Claude Code takes them, from every value
 # home-manager's own programs.claude-code.mcpServers (and programs.mcp.servers)
 # takes: the server's type filled in, `serverUrl` renamed `url`, numbers and
-# booleans in `env` and `args` made strings, `env.X.file` read when the
+# booleans in `env`, `args` and `headers` made strings, `env.X.file` read when the
 # server starts (by `claude-account mcp-env`, never copied into the store or
 # .claude.json), and `enabled = false` / `disabled = true` servers left out
 # and named in `disabledMcpjsonServers`. What no Claude could run is a
@@ -248,6 +248,18 @@ in
                 [ "${p "args"} item ${toString (i + 1)} is ${typeName a}; give a string" ]
             ) (length args)
           );
+      headers = withUrl.headers or { };
+      headersProblems =
+        if !isAttrs headers || headers ? outPath then
+          [ "${p "headers"} is ${typeName headers}; give an attribute set of strings" ]
+        else
+          concatMap (
+            header:
+            if isString headers.${header} || isScalar headers.${header} then
+              [ ]
+            else
+              [ "${p "headers.${self.attrName header}"} is ${typeName headers.${header}}; give a string" ]
+          ) (attrNames headers);
       command = withUrl.command or null;
       kindProblems =
         if type == "stdio" then
@@ -276,6 +288,7 @@ in
             else
               [ ]
           )
+          ++ headersProblems
           ++ (
             if envIsAttrs && fileRefs != [ ] then
               [
@@ -312,7 +325,13 @@ in
               ++ map asString args;
             }
         );
-      server = removeAttrs (if type == "stdio" then stdio else withUrl // { inherit type; }) (
+      remote =
+        withUrl
+        // {
+          inherit type;
+        }
+        // (if headers != { } then { headers = mapAttrs (_: asString) headers; } else { });
+      server = removeAttrs (if type == "stdio" then stdio else remote) (
         [
           "enabled"
           "disabled"

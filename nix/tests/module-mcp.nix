@@ -162,6 +162,34 @@ runTests {
       };
     };
   };
+  testHeaderNumbersBecomeStrings = {
+    expr = serversOf {
+      mcpServers.s = {
+        url = "https://x/mcp";
+        headers = {
+          X-Port = 8080;
+          X-Key = "k";
+        };
+      };
+    };
+    expected.s = {
+      type = "http";
+      url = "https://x/mcp";
+      headers = {
+        X-Port = "8080";
+        X-Key = "k";
+      };
+    };
+  };
+  testRefusesHeaderList = {
+    expr = refusals {
+      mcpServers.s = {
+        url = "https://x/mcp";
+        headers.X = [ "a" ];
+      };
+    };
+    expected = [ "`${path}.s.headers.X` is a list; give a string" ];
+  };
   # The issue's second measure: the secret is read when the server starts.
   testEnvFileRunsThroughMcpEnv = {
     expr = serversOf {
