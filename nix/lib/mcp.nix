@@ -157,7 +157,8 @@ in
           ) (attrNames value)
         )
       ) [ "serverUrl" ];
-      url = value.url or value.serverUrl or null;
+      # programs.mcp's submodule sets url = null beside a serverUrl.
+      url = if (value.url or null) != null then value.url else value.serverUrl or null;
       withUrl = cleaned // (if url != null && !isEmpty url then { inherit url; } else { });
       enabledProblems = concatMap (
         field:

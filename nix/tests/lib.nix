@@ -1311,6 +1311,7 @@ runTests {
           url = null;
         };
         c = {
+          url = null;
           serverUrl = "https://c";
           disabled = false;
         };
