@@ -31,6 +31,8 @@ in
     import ./tests/module-directories.nix { inherit lib; }
   );
 
+  module-mcp = evaluates "claude-account-module-mcp" (import ./tests/module-mcp.nix { inherit lib; });
+
   # Beside the real programs.claude-code of the locked home-manager.
   module-upstream = evaluates "claude-account-module-upstream" (
     import ./tests/module-upstream.nix {

@@ -32,6 +32,8 @@ func TestMain(m *testing.M) {
 		// idestand is an IDE with Claude Code's extension: a lock file in
 		// ~/.claude/ide, a WebSocket MCP server, and its terminal.
 		"idestand": testenv.IDEStand,
+		// mcpstand is a stdio MCP server that writes down its environment.
+		"mcpstand": testenv.MCPStand,
 	})
 }
 

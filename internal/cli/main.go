@@ -56,6 +56,7 @@ type CLI struct {
 	ByDir      byDirCmds     `embed:""`
 	Wrap       WrapCmd       `cmd:"" help:"Run the Claude binary a tool names (the VS Code panel's claudeProcessWrapper) on the workspace's account and runtime."`
 	Hook       HookCmd       `cmd:"" help:"Claude Code's hooks: worktrees and session state (run by Claude, not by hand)."`
+	MCPEnv     MCPEnvCmd     `cmd:"" name:"mcp-env" help:"Start an MCP server with secrets read from files (run by Claude: the Nix module's env.VAR.file)."`
 	Generate   GenerateCmd   `cmd:"" help:"Build an account's store layer from a spec (used by the Nix module)." hidden:""`
 	Version    VersionCmd    `cmd:"" help:"Print the version."`
 	Help       HelpCmd       `cmd:"" help:"Show the help of claude-account, or of a command: help worktree new."`
@@ -160,6 +161,11 @@ func dispatch(d *Deps, args []string) (err error) {
 		// launcher installed as a hard link named claude<name> still
 		// answers its hooks; no prompt has this shape.
 		return hookState(d, args[2:])
+	}
+	if len(args) > 0 && args[0] == "mcp-env" && (len(args) != 2 || args[1] != "--help" && args[1] != "-h") {
+		// Every start of an MCP server with a secret in a file: the words
+		// after -- are the server's, never ours to parse.
+		return mcpEnv(d, args[1:])
 	}
 	if name, ok := launcherAccount(d.Prog); ok {
 		// claude<name>: every argument belongs to Claude, but for a leading

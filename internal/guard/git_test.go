@@ -68,6 +68,7 @@ var gitAllowed = map[string]string{
 	"internal/cli.fleetCommand os/exec.Command":            "the account's Claude Code binary (launch.FindClaude), for Claude's own attach or stop of a background session",
 	"internal/cli.runOwnStatusLine os/exec.Command":        "the statusLine command of the account's own settings.json, run with sh -c as Claude Code runs it: the user's program, which Claude would have run the same way",
 	"internal/cli.page os/exec.Command":                    "the user's pager ($GIT_PAGER, else $PAGER, else less) for worktree diff on a terminal, run with sh -c as git runs it: the user's program, fed text, never git's",
+	"internal/mcpenv.Exec syscall.Exec":                    "an MCP server's command, declared by the account (mcp-env), which Claude would have started itself",
 	"internal/notify.Start os/exec.Command":                "the notifier notify.Command chose: osascript or notify-send, found on PATH by that name",
 }
 

@@ -31,9 +31,10 @@ type Servers []Server
 // errors. A blank file, or one without "mcpServers", declares no servers.
 //
 // Each entry must be an object; its "type" is "stdio" (the default when
-// absent), "http" or "sse"; a stdio server needs a non-empty string "command"
+// absent), "http", "sse" or "ws" (every Claude Code from 2.0.77 takes
+// these four); a stdio server needs a non-empty string "command"
 // and, when present, "args" must be an array of strings and "env" an object of
-// strings; http and sse servers need a non-empty string "url". Other members
+// strings; http, sse and ws servers need a non-empty string "url". Other members
 // are Claude's to check. Errors name the file and the server:
 //
 //	.mcp.json: server "x": stdio server needs a "command" string
@@ -147,12 +148,12 @@ func check(v gjson.Result) error {
 				return err
 			}
 		}
-	case "http", "sse":
+	case "http", "sse", "ws":
 		if err := needString(fields, kind, "url"); err != nil {
 			return err
 		}
 	default:
-		return fmt.Errorf(`unknown type %q, want "stdio", "http" or "sse"`, kind)
+		return fmt.Errorf(`unknown type %q, want "stdio", "http", "sse" or "ws"`, kind)
 	}
 	return nil
 }

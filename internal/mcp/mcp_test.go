@@ -23,11 +23,13 @@ func TestParse(t *testing.T) {
   "z": {"command": "z-server", "args": ["-v"], "env": {"A": "1"}},
   "a": {"type": "http", "url": "https://a", "headers": {"X": "y"}},
   "m": {"type": "sse", "url": "https://m"},
+  "w": {"type": "ws", "url": "wss://w/mcp"},
   "s": {"type": "stdio", "command": "s", "args": [], "env": {}}
 }}`,
 			want: `z={"command": "z-server", "args": ["-v"], "env": {"A": "1"}} ` +
 				`a={"type": "http", "url": "https://a", "headers": {"X": "y"}} ` +
 				`m={"type": "sse", "url": "https://m"} ` +
+				`w={"type": "ws", "url": "wss://w/mcp"} ` +
 				`s={"type": "stdio", "command": "s", "args": [], "env": {}}`,
 		},
 		{
@@ -93,7 +95,8 @@ func TestParseErrors(t *testing.T) {
 		{`{"mcpServers": {"x": {"command": "c", "env": ["A=1"]}}}`, `server "x": "env" is an array, want an object of strings`},
 		{`{"mcpServers": {"x": {"command": "c", "env": {"A": "1", "B": true}}}}`, `server "x": "env" value "B" is a boolean, want a string`},
 		{`{"mcpServers": {"x": {"type": 1, "command": "c"}}}`, `server "x": "type" is a number, want a string`},
-		{`{"mcpServers": {"x": {"type": "ws", "url": "u"}}}`, `server "x": unknown type "ws", want "stdio", "http" or "sse"`},
+		{`{"mcpServers": {"x": {"type": "websocket", "url": "u"}}}`, `server "x": unknown type "websocket", want "stdio", "http", "sse" or "ws"`},
+		{`{"mcpServers": {"x": {"type": "ws"}}}`, `server "x": ws server needs a "url" string`},
 		{`{"mcpServers": {"x": {"type": "http"}}}`, `server "x": http server needs a "url" string`},
 		{`{"mcpServers": {"x": {"type": "sse", "command": "c"}}}`, `server "x": sse server needs a "url" string`},
 		{`{"mcpServers": {"x": {"type": "http", "url": {}}}}`, `server "x": "url" is an object, want a string`},

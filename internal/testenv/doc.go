@@ -6,8 +6,8 @@
 // commands, the conditions, and the programs the scripts run instead of the
 // real ones. cmd/claude-account's script tests (main_test.go) wire them in:
 // Setup, Commands and Condition (RealSetup and RealCondition against a real
-// Claude), and StubClaude, StubBrowser and IDEStand as the test binary's
-// claude, stubbrowser and idestand.
+// Claude), and StubClaude, StubBrowser, IDEStand and MCPStand as the test
+// binary's claude, stubbrowser, idestand and mcpstand.
 //
 // Where each part lives:
 //
@@ -38,6 +38,8 @@
 //     StubBrowser, which approves a login.
 //   - idestand.go: IDEStand, an IDE with Claude Code's extension: its lock
 //     file, its WebSocket MCP server, and its terminal.
+//   - mcpstand.go: MCPStand, a stdio MCP server that writes down the
+//     environment it was started with.
 //   - world.go: World and BuildLauncher, for Go tests that run the built
 //     launcher outside testscript.
 package testenv

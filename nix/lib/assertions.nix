@@ -164,6 +164,9 @@ in
           ]
         )
         ++ self.identityProblems name (account.identity or null)
+        # The account's MCP servers, its own and programs.mcp's
+        # (nix/lib/mcp.nix, computed by the module as the option `mcp`).
+        ++ (account.mcp.problems or [ ])
         ++ claudeFileProblems name account dir
         ++ relativeProblems "worktreeDir" [ (account.worktreeDir or ".claude/worktrees") ]
         ++ relativeProblems "symlinkDirectories" (account.symlinkDirectories or [ ]);

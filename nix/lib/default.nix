@@ -11,6 +11,7 @@ let
     // import ./spec.nix self
     // import ./assertions.nix self
     // import ./versions.nix self
-    // import ./defaults.nix self;
+    // import ./defaults.nix self
+    // import ./mcp.nix self;
 in
 self

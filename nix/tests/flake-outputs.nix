@@ -124,6 +124,7 @@ runTests {
       "module-directories"
       "module-eval"
       "module-home-manager"
+      "module-mcp"
       "module-upstream"
       "nix-lib"
       "package"

@@ -138,6 +138,21 @@ let
       ];
       never = [ "_type" ];
     };
+    # A type Claude Code does not take, as upstream's own example writes it
+    # (issue 42): refused at the switch, not at every launch.
+    mcpWebsocket = {
+      value = filesOf {
+        programs.claude-code.accounts.max.mcpServers.s = {
+          type = "websocket";
+          url = "wss://example.com/mcp";
+        };
+      };
+      says = [
+        "Failed assertions:"
+        "- `programs.claude-code.accounts.max.mcpServers.s.type` is \"websocket\", which Claude Code does not take; write \"ws\""
+      ];
+      never = [ ];
+    };
   };
   errors = import ./errors.nix { inherit lib errorsDir cases; };
 in
@@ -250,6 +265,57 @@ in
           "/home/u/work" = "work"
         '';
       };
+      # home-manager's real programs.mcp joins the account's servers
+      # (enableMcpIntegration), each as Claude Code takes it; the issue's
+      # two measures (a url without type, env.TOKEN.file) among them.
+      testProgramsMcpIntegration =
+        let
+          config = configOf {
+            programs.mcp = {
+              enable = true;
+              servers = {
+                gh = {
+                  command = "gh-mcp";
+                  env.TOKEN.file = "/run/secrets/gh";
+                };
+                ctx.url = "https://ctx/mcp";
+              };
+            };
+            programs.claude-code.accounts.max = {
+              enableMcpIntegration = true;
+              mcpServers.s.url = "http://127.0.0.1:9/mcp";
+            };
+          };
+        in
+        {
+          expr = {
+            inherit (config) warnings;
+            servers = config.programs.claude-code.accounts.max.spec.mcpServers;
+          };
+          expected = {
+            warnings = [ ];
+            servers = {
+              gh = {
+                type = "stdio";
+                command = "${pkgs.claude-account}/bin/claude-account";
+                args = [
+                  "mcp-env"
+                  "TOKEN=/run/secrets/gh"
+                  "--"
+                  "gh-mcp"
+                ];
+              };
+              ctx = {
+                type = "http";
+                url = "https://ctx/mcp";
+              };
+              s = {
+                type = "http";
+                url = "http://127.0.0.1:9/mcp";
+              };
+            };
+          };
+        };
       # Every option of ours has an example in home-manager's docs.
       testOptionExamples = {
         expr = map (opt: opt.name) (

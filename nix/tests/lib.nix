@@ -1308,4 +1308,71 @@ runTests {
       ];
     };
   };
+  # nix/lib/mcp.nix, builtins only: the account's servers win by name over
+  # programs.mcp's, and a disabled server is named, not run.
+  testMcpAccount = {
+    expr = l.mcpAccount {
+      name = "max";
+      launcher = "/bin/claude-account";
+      own = {
+        a.command = "own-a";
+        b = {
+          url = "https://b";
+          enabled = false;
+        };
+      };
+      shared = {
+        a = {
+          command = "shared-a";
+          args = [ ];
+          env = { };
+          url = null;
+        };
+        c = {
+          url = null;
+          serverUrl = "https://c";
+          disabled = false;
+        };
+      };
+    };
+    expected = {
+      servers = {
+        a = {
+          type = "stdio";
+          command = "own-a";
+        };
+        c = {
+          type = "http";
+          url = "https://c";
+        };
+      };
+      disabled = [ "b" ];
+      problems = [ ];
+    };
+  };
+  testMcpSettings = {
+    expr = {
+      merged = l.mcpSettings {
+        model = "opus";
+        disabledMcpjsonServers = [
+          "x"
+          "b"
+        ];
+      } [ "b" "c" ];
+      none = l.mcpSettings { model = "opus"; } [ ];
+      notAList = l.mcpSettings { disabledMcpjsonServers = "x"; } [ "b" ];
+    };
+    expected = {
+      merged = {
+        model = "opus";
+        disabledMcpjsonServers = [
+          "x"
+          "b"
+          "c"
+        ];
+      };
+      none.model = "opus";
+      notAList.disabledMcpjsonServers = "x";
+    };
+  };
 }

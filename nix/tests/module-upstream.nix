@@ -63,6 +63,54 @@ let
     }).config;
   failed = config: map (a: a.message) (filter (a: !a.assertion) config.assertions);
 
+  # home-manager's real programs.mcp in place of hmOptions' stand-in: the
+  # submodule that sets every server option it declares.
+  evalWithMcp =
+    modules:
+    (evalModule {
+      modules = [
+        (hm "modules/programs/claude-code")
+        (hm "modules/programs/mcp.nix")
+        ../modules/claude-code
+        (
+          { lib, ... }:
+          {
+            options.meta.maintainers = lib.mkOption {
+              type = lib.types.anything;
+              default = [ ];
+            };
+            options.xdg.configFile = lib.mkOption {
+              type = lib.types.attrsOf lib.types.anything;
+              default = { };
+            };
+          }
+        )
+      ]
+      ++ modules;
+    }).config;
+  mcpServers = {
+    fs = {
+      command = "mcp-fs";
+      args = [ "/tmp" ];
+    };
+    remote.url = "https://r/mcp";
+    headed = {
+      url = "https://h/mcp";
+      headers.X-Key = "k";
+    };
+    off = {
+      command = "off";
+      enabled = false;
+    };
+    secret = {
+      command = "mcp-secret";
+      env = {
+        TOKEN.file = "/run/secrets/t";
+        LEVEL = "debug";
+      };
+    };
+  };
+
   # A Claude Code older than 2.1.157 with upstream's own plugins and MCP.
   older = eval [
     {
@@ -194,6 +242,98 @@ runTests {
         "skills/pdf"
       ];
     };
+  };
+  # programs.mcp's servers (the real submodule) reach the account as
+  # upstream's own transformation (lib.hm.mcp at flake.lock's revision)
+  # gives them to upstream's Claude, but for two differences: a server with
+  # `env.X.file` runs through `claude-account mcp-env` where upstream writes
+  # a shell wrapper, and a disabled server is left out where upstream keeps
+  # it (both name it in disabledMcpjsonServers).
+  testProgramsMcpParity =
+    let
+      config = evalWithMcp [
+        {
+          programs.mcp = {
+            enable = true;
+            servers = mcpServers;
+          };
+          programs.claude-code = {
+            enable = true;
+            enableMcpIntegration = true;
+            accounts.max.enableMcpIntegration = true;
+          };
+        }
+      ];
+      spec = config.programs.claude-code.accounts.max.spec;
+      upstream = lib.mapAttrs (
+        _: server:
+        lib.hm.mcp.transformMcpServer {
+          inherit server;
+          exclude = [ "enabled" ];
+          extraTransforms = [ lib.hm.mcp.addType ];
+        }
+      ) config.programs.mcp.servers;
+    in
+    {
+      expr = {
+        assertions = failed config;
+        same = lib.mapAttrs (name: server: spec.mcpServers.${name} == server) (
+          removeAttrs upstream [
+            "off"
+            "secret"
+          ]
+        );
+        secret = spec.mcpServers.secret;
+        upstreamSecretEnv = upstream.secret.env;
+        disabled = spec.settings.disabledMcpjsonServers;
+        servers = lib.attrNames spec.mcpServers;
+      };
+      expected = {
+        assertions = [ ];
+        same = {
+          fs = true;
+          remote = true;
+          headed = true;
+        };
+        secret = {
+          type = "stdio";
+          command = "${pkgs.claude-account}/bin/claude-account";
+          args = [
+            "mcp-env"
+            "TOKEN=/run/secrets/t"
+            "--"
+            "mcp-secret"
+          ];
+          env.LEVEL = "debug";
+        };
+        upstreamSecretEnv = {
+          LEVEL = "debug";
+          TOKEN = "{file:/run/secrets/t}";
+        };
+        disabled = [ "off" ];
+        servers = [
+          "fs"
+          "headed"
+          "remote"
+          "secret"
+        ];
+      };
+    };
+  # Upstream's own example of mcpServers, given to an account: its
+  # "websocket" server is refused with the fix, the rest taken.
+  testUpstreamExample = {
+    expr = filter (lib.hasInfix "accounts.max") (failed (eval [
+      {
+        programs.claude-code.accounts.max.mcpServers =
+          (import (hm "modules/programs/claude-code/options.nix") {
+            inherit lib pkgs;
+            config = { };
+          }).options.programs.claude-code.mcpServers.example;
+      }
+    ]));
+    expected = [
+      "`programs.claude-code.accounts.max.mcpServers.customTransport.type` is \"websocket\", which Claude Code does not take; write \"ws\""
+    ];
   };
   # The configuration the flake's checks build, beside the real upstream.
   testHmCheck = {

@@ -936,6 +936,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
           "context"
           "directories"
           "enable"
+          "enableMcpIntegration"
           "hooks"
           "hooksDir"
           "identity"
@@ -1366,9 +1367,16 @@ runTests (lib.filterAttrs (_: test: test != { }) {
             deny = [ "WebFetch" ];
           };
         };
+        # whole, and as Claude Code takes them (nix/lib/mcp.nix)
         mcpServers = {
-          github.command = "gh-mcp";
-          jira.url = "https://jira/mcp";
+          github = {
+            type = "stdio";
+            command = "gh-mcp";
+          };
+          jira = {
+            type = "http";
+            url = "https://jira/mcp";
+          };
         };
         hooks."pre.sh".text = "#!/bin/sh\n";
         skills.pdf.text = "A skill.";

@@ -51,6 +51,18 @@ in
       description = "The account's declaration as {command}`claude-account generate` reads it.";
     };
 
+    mcp = mkOption {
+      type = types.attrs;
+      readOnly = true;
+      internal = true;
+      visible = false;
+      description = ''
+        The account's MCP servers as Claude Code takes them, its own and
+        {option}`programs.mcp.servers` when {option}`enableMcpIntegration`
+        (nix/lib/mcp.nix): `{ servers; disabled; problems; }`.
+      '';
+    };
+
     layer1 = mkOption {
       type = types.package;
       readOnly = true;
@@ -80,10 +92,24 @@ in
 
     claudePackage = if config.package != null then config.package else upstreamClaude;
 
+    mcp =
+      let
+        mcp = topConfig.programs.mcp or { };
+      in
+      calib.mcpAccount {
+        inherit name;
+        own = config.mcpServers;
+        shared =
+          if config.enableMcpIntegration && (mcp.enable or false) then mcp.servers or { } else { };
+        launcher = lib.getExe topConfig.programs.claude-code.accountsPackage;
+      };
+
     spec = calib.mkSpec (
       config
       // {
         inherit name;
+        mcpServers = config.mcp.servers;
+        settings = calib.mcpSettings config.settings config.mcp.disabled;
         claude =
           if config.claudePackage == null then null else lib.getExe' config.claudePackage "claude";
       }

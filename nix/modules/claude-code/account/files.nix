@@ -73,6 +73,33 @@ in
         The account's MCP servers, written as {file}`.mcp.json` and
         merged at each launch into the `mcpServers` key of Claude Code's
         {file}`.claude.json` (where Claude Code reads user-scope servers).
+
+        Every value home-manager's own
+        {option}`programs.claude-code.mcpServers` takes: without `type`, a
+        server is `"http"` when it has a `url` (or the older `serverUrl`),
+        else `"stdio"`; numbers and booleans in `env` and `args` become
+        strings; `env.NAME.file = "/run/secrets/…"` (sops-nix, agenix) is
+        read when the server starts, by {command}`claude-account mcp-env`,
+        so the secret is never copied into the store or
+        {file}`.claude.json`; a server with `enabled = false` or
+        `disabled = true` does not run and is added to the settings'
+        `disabledMcpjsonServers`. A type Claude Code does not take
+        (`"websocket"`: write `"ws"`), a stdio server without `command`, or
+        a file reference on a remote server fails evaluation.
+      '';
+    };
+
+    enableMcpIntegration = mkOption {
+      type = types.bool;
+      default = false;
+      example = true;
+      description = ''
+        Whether the servers of home-manager's {option}`programs.mcp.servers`
+        (when {option}`programs.mcp.enable`) join this account's
+        {option}`mcpServers`, as home-manager's own
+        {option}`programs.claude-code.enableMcpIntegration` does; a server
+        the account declares itself wins by name. Without the
+        {option}`programs.mcp` module, there are none to join.
       '';
     };
 

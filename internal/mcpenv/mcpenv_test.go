@@ -1,0 +1,102 @@
+package mcpenv
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	refs, command, err := Parse([]string{"A=/run/a", "B=/x=y", "--", "srv", "--", "-v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Ref{{"A", "/run/a"}, {"B", "/x=y"}}; !reflect.DeepEqual(refs, want) {
+		t.Errorf("refs = %v, want %v", refs, want)
+	}
+	if want := []string{"srv", "--", "-v"}; !reflect.DeepEqual(command, want) {
+		t.Errorf("command = %v, want %v", command, want)
+	}
+	if refs, command, err := Parse([]string{"--", "srv"}); err != nil || refs != nil || len(command) != 1 {
+		t.Errorf("no refs: %v %v %v", refs, command, err)
+	}
+	for args, want := range map[string]string{
+		"A=/a srv":   "no -- before",
+		"A=/a --":    "no command after --",
+		"A --":       `"A" is not VAR=FILE`,
+		"=/a -- s":   `"=/a" is not VAR=FILE`,
+		"A=rel -- s": `the file of A, "rel", is not an absolute path`,
+		"":           "no -- before",
+	} {
+		_, _, err := Parse(strings.Fields(args))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want %q", args, err, want)
+		}
+	}
+}
+
+func TestValue(t *testing.T) {
+	for data, want := range map[string]string{"s3cret\n\n": "s3cret", "a\nb\n": "a\nb", "": "", " x ": " x "} {
+		if got, err := Value(Ref{"A", "/a"}, []byte(data)); err != nil || got != want {
+			t.Errorf("Value(%q) = %q, %v; want %q", data, got, err, want)
+		}
+	}
+	if _, err := Value(Ref{"A", "/a"}, []byte("a\x00b")); err == nil || strings.Contains(err.Error(), "a\x00b") {
+		t.Errorf("NUL: %v", err)
+	}
+}
+
+func TestReadErrorsNameVarAndFileNotContent(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Read(Ref{"TOKEN", filepath.Join(dir, "missing")})
+	if err == nil || !strings.Contains(err.Error(), "cannot read the file of TOKEN, "+dir+"/missing: no such file or directory; deploy the secret") {
+		t.Errorf("missing: %v", err)
+	}
+	big := filepath.Join(dir, "big")
+	if err := os.WriteFile(big, make([]byte, MaxValue+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(Ref{"T", big}); err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Errorf("big: %v", err)
+	}
+}
+
+func TestEnviron(t *testing.T) {
+	read := func(r Ref) (string, error) { return "v-" + r.Var, nil }
+	got, err := Environ([]string{"PATH=/bin", "A=old"}, []Ref{{"A", "/a"}, {"B", "/b"}}, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"PATH=/bin", "A=v-A", "B=v-B"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Environ = %v, want %v", got, want)
+	}
+	boom := errors.New("boom")
+	if _, err := Environ(nil, []Ref{{"A", "/a"}}, func(Ref) (string, error) { return "", boom }); err != boom {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// FuzzParse: Parse never panics, and what it accepts is a command and
+// references whose files are absolute and whose names hold no '='.
+func FuzzParse(f *testing.F) {
+	f.Add("A=/run/a\x1fB=/b\x1f--\x1fsrv\x1f-v")
+	f.Add("--")
+	f.Add("A=rel\x1f--\x1fx")
+	f.Fuzz(func(t *testing.T, joined string) {
+		refs, command, err := Parse(strings.Split(joined, "\x1f"))
+		if err != nil {
+			return
+		}
+		if len(command) == 0 || command[0] == "" {
+			t.Fatalf("accepted an empty command: %q", joined)
+		}
+		for _, r := range refs {
+			if r.Var == "" || strings.Contains(r.Var, "=") || !filepath.IsAbs(r.File) {
+				t.Fatalf("accepted %+v", r)
+			}
+		}
+	})
+}
