@@ -958,6 +958,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
           "sparsePaths"
           "statusLine"
           "symlinkDirectories"
+          "usage"
           "useWorktreeHooks"
           "worktreeDir"
         ]
@@ -1196,6 +1197,68 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       }).config.programs.git.ignores;
     expected = [ ];
   };
+
+  # usage (account.toml's `usage`): in the spec, and so in account.toml,
+  # only when declared; null leaves the key out and the store path as it was.
+  testUsageOption =
+    let
+      specWith =
+        account: (eval { modules = [ { programs.claude-code.accounts.max = account; } ]; }).config.programs.claude-code.accounts.max.spec;
+    in
+    {
+      expr = {
+        off = (specWith { usage = false; }).usage;
+        on = (specWith { usage = true; }).usage;
+        unset = (specWith { }) ? usage;
+        null = specWith { usage = null; } == specWith { };
+      };
+      expected = {
+        off = false;
+        on = true;
+        unset = false;
+        null = true;
+      };
+    };
+
+  # Every field of the spec `claude-account generate` reads (knownFields in
+  # internal/generate/spec.go, read from the source: a field added there
+  # fails here until an account option makes it) comes from an account
+  # option: the one of the same name, or those named here. Go's
+  # TestEveryAccountKeyHasASpecField checks that every account.toml key
+  # comes from a spec field.
+  testEverySpecFieldHasAnOption =
+    let
+      source = builtins.readFile ../../internal/generate/spec.go;
+      block = head (match ".*\nvar knownFields = \\[]string\\{([^}]*)}.*" source);
+      fields = map head (filter builtins.isList (builtins.split "\"([A-Za-z]+)\"" block));
+      optionsFor = {
+        name = [ ]; # the account's attribute name
+        claude = [ "package" ];
+        memory = [ "context" ];
+        skillsDir = [ "skills" ]; # a path: a directory of skills
+        worktree = [
+          "worktreeDir"
+          "symlinkDirectories"
+          "sparsePaths"
+          "useWorktreeHooks"
+        ];
+      };
+      accountOptions =
+        (eval { modules = [ ]; }).options.programs.claude-code.accounts.type.getSubOptions
+          [ ];
+    in
+    {
+      expr = {
+        parsed = builtins.length fields >= 27;
+        missing = filter (
+          field: !lib.all (option: accountOptions ? ${option}) (optionsFor.${field} or [ field ])
+        ) fields;
+      };
+      expected = {
+        parsed = true;
+        missing = [ ];
+      };
+    };
 
   # Every option home-manager's own programs.claude-code has, per account.
   testParitySpec = {
