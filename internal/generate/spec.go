@@ -108,7 +108,7 @@ type Spec struct {
 	CoalesceKeys   []string
 	SingleInstance bool
 	Notify         bool
-	Usage          *bool // nil: the key left out (the launcher records)
+	Usage          *bool             // nil: the key left out (the launcher records)
 	Identity       *account.Identity // nil: anyone
 	ProjectMCP     string
 	Worktree       Worktree
