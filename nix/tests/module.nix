@@ -1321,6 +1321,79 @@ runTests (lib.filterAttrs (_: test: test != { }) {
     };
   };
 
+  # Upstream's older forms, as its mkChangedOptionModule reads them:
+  # memory.text and memory.source are context, skillsDir is skills; each
+  # warns, naming the account's option and the new name.
+  testUpstreamOlderForms =
+    let
+      config =
+        (eval {
+          modules = [
+            {
+              programs.claude-code.accounts = {
+                text.memory.text = "old text";
+                source.memory.source = ./fixtures/memory.md;
+                dir.skillsDir = ./fixtures/skills;
+              };
+            }
+          ];
+        }).config;
+      spec = name: config.programs.claude-code.accounts.${name}.spec;
+    in
+    {
+      expr = {
+        text = (spec "text").memory;
+        source = storeRel (spec "source").memory.source;
+        skillsDir = storeRel (spec "dir").skillsDir.source;
+        skillLinks = filter (lib.hasPrefix "/home/u/.claude-dir/skills") (attrNames config.home.file);
+        inherit (config) warnings;
+      };
+      expected = {
+        text.text = "old text";
+        source = "memory.md";
+        skillsDir = "skills";
+        skillLinks = [ "/home/u/.claude-dir/skills/pdf" ];
+        warnings = [
+          "`programs.claude-code.accounts.dir.skillsDir` is now `programs.claude-code.accounts.dir.skills`, as in home-manager's own programs.claude-code; rename it"
+          "`programs.claude-code.accounts.source.memory.source` is now `programs.claude-code.accounts.source.context`, as in home-manager's own programs.claude-code; rename it"
+          "`programs.claude-code.accounts.text.memory.text` is now `programs.claude-code.accounts.text.context`, as in home-manager's own programs.claude-code; rename it"
+        ];
+      };
+    };
+  # A value given in accountDefaults under an old name keeps its priority:
+  # the account's own context (or skills) replaces it, as it would the new name's.
+  testOlderFormsKeepPriority = {
+    expr =
+      let
+        config =
+          (eval {
+            modules = [
+              {
+                programs.claude-code.accountDefaults = {
+                  memory.text = "default";
+                  skillsDir = ./fixtures/skills;
+                };
+                programs.claude-code.accounts.max = {
+                  context = "own";
+                  skills.own = "Own skill.";
+                };
+              }
+            ];
+          }).config;
+        spec = config.programs.claude-code.accounts.max.spec;
+      in
+      {
+        memory = spec.memory;
+        skills = attrNames spec.skills;
+        skillsDir = spec ? skillsDir;
+      };
+    expected = {
+      memory.text = "own";
+      skills = [ "own" ];
+      skillsDir = false;
+    };
+  };
+
   # programs.claude-code.accountDefaults: what every account gets; each
   # account's own values win, entry by entry and settings leaf by leaf.
   testAccountDefaults = {
