@@ -1394,6 +1394,22 @@ runTests (lib.filterAttrs (_: test: test != { }) {
     };
   };
 
+  # The same for our own old name: accountDefaults.memory gave `context` a
+  # definition of normal priority, and the account's own context was joined
+  # to it ("x\ny").
+  testMemoryDefaultGivesWay = {
+    expr =
+      (eval {
+        modules = [
+          {
+            programs.claude-code.accountDefaults.memory = "default";
+            programs.claude-code.accounts.max.context = "own";
+          }
+        ];
+      }).config.programs.claude-code.accounts.max.spec.memory;
+    expected.text = "own";
+  };
+
   # programs.claude-code.accountDefaults: what every account gets; each
   # account's own values win, entry by entry and settings leaf by leaf.
   testAccountDefaults = {
