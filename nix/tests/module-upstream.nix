@@ -2,7 +2,9 @@
 # (modules/programs/claude-code of a home-manager checkout; the flake's
 # checks use the locked input), through nixpkgs' lib extended with
 # home-manager's, and the stub pkgs. What the stand-in of upstream
-# (stubs/hm-claude-code.nix) models, checked against the real thing.
+# (stubs/hm-claude-code.nix) models, checked against the real thing; and
+# parity: every option upstream declares is an account option or a listed
+# difference, and each shared one takes upstream's own example.
 #   nix-instantiate --eval --strict --json nix/tests/module-upstream.nix \
 #     --argstr nixpkgsLib NIXPKGS_LIB --argstr hmSrc HOME_MANAGER_SRC
 {
