@@ -22,6 +22,8 @@ func FuzzParseSpec(f *testing.F) {
 		`{"name":"Max"}`,
 		`{"name":"max","identity":{"email":"a@b","organization":"Acme"}}`,
 		`{"name":"max","identity":{"email":"a b"}}`,
+		`{"name":"max","usage":false}`,
+		`{"name":"max","usage":null,"notify":true}`,
 		`[`,
 	} {
 		f.Add([]byte(seed))
@@ -48,7 +50,8 @@ func FuzzParseSpec(f *testing.F) {
 			strings.Join(cfg.Worktree.SymlinkDirs, "\x00") != strings.Join(spec.Worktree.SymlinkDirectories, "\x00") ||
 			strings.Join(cfg.Worktree.SparsePaths, "\x00") != strings.Join(spec.Worktree.SparsePaths, "\x00") ||
 			cfg.Worktree.UseHooks != spec.Worktree.UseHooks || cfg.SingleInstance == nil || *cfg.SingleInstance != spec.SingleInstance ||
-			cfg.Notify != spec.Notify || (cfg.Identity == nil) != (spec.Identity == nil) ||
+			cfg.Notify != spec.Notify || (cfg.Usage == nil) != (spec.Usage == nil) ||
+			cfg.Usage != nil && *cfg.Usage != *spec.Usage || (cfg.Identity == nil) != (spec.Identity == nil) ||
 			cfg.Identity != nil && *cfg.Identity != *spec.Identity {
 			t.Fatalf("round trip differs:\nspec %+v\ntoml %+v", spec, cfg)
 		}

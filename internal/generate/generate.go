@@ -470,7 +470,7 @@ func AccountTOML(s *Spec) []byte {
 	single := s.SingleInstance
 	c := account.Config{
 		Name: s.Name, Claude: s.Claude, Declared: Declared, SettingsMode: s.SettingsMode,
-		CoalesceKeys: s.CoalesceKeys, SingleInstance: &single, ProjectMCP: s.ProjectMCP, Notify: s.Notify, Identity: s.Identity,
+		CoalesceKeys: s.CoalesceKeys, SingleInstance: &single, ProjectMCP: s.ProjectMCP, Notify: s.Notify, Usage: s.Usage, Identity: s.Identity,
 		Worktree: account.Worktree{Dir: s.Worktree.Dir, SymlinkDirs: s.Worktree.SymlinkDirectories,
 			SparsePaths: s.Worktree.SparsePaths, UseHooks: s.Worktree.UseHooks},
 	}

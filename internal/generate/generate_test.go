@@ -124,6 +124,7 @@ func TestRunEveryOption(t *testing.T) {
   "coalesceKeys": ["mcpServers", "theme"],
   "singleInstance": false,
   "notify": true,
+  "usage": false,
   "identity": {"email": "me@example.com", "organization": null},
   "projectMcp": "never",
   "worktree": {"dir": "wt", "symlinkDirectories": ["node_modules", "web/.venv"], "sparsePaths": ["src", "docs"], "useHooks": true}
@@ -165,6 +166,7 @@ settings_mode = "link"
 coalesce_keys = ["mcpServers", "theme"]
 single_instance = false
 project_mcp = "never"
+usage = false
 notify = true
 
 [worktree]
@@ -190,7 +192,7 @@ email = "me@example.com"
 	}
 	if cfg.Name != "max" || cfg.Claude != "/nix/store/aaaa-claude-code/bin/claude" || cfg.Declared != "declared" ||
 		cfg.SettingsMode != "link" || strings.Join(cfg.CoalesceKeys, ",") != "mcpServers,theme" ||
-		cfg.SingleInstance == nil || *cfg.SingleInstance || cfg.ProjectMCP != "never" || !cfg.Notify ||
+		cfg.SingleInstance == nil || *cfg.SingleInstance || cfg.ProjectMCP != "never" || !cfg.Notify || cfg.Usage == nil || *cfg.Usage ||
 		cfg.Worktree.Dir != "wt" || strings.Join(cfg.Worktree.SymlinkDirs, ",") != "node_modules,web/.venv" ||
 		strings.Join(cfg.Worktree.SparsePaths, ",") != "src,docs" || !cfg.Worktree.UseHooks ||
 		cfg.Identity == nil || cfg.Identity.Email != "me@example.com" || cfg.Identity.Organization != "" {
@@ -202,7 +204,7 @@ func TestRunEmptyOptionsWriteNoFiles(t *testing.T) {
 	for _, spec := range []string{
 		`{"name": "min"}`,
 		`{"name": "min", "claude": null, "settings": {}, "mcpServers": {}, "commands": {}, "agents": {}, "skills": {}, "memory": null,
-		  "settingsMode": null, "coalesceKeys": null, "singleInstance": null, "notify": null, "identity": null, "projectMcp": null, "worktree": null}`,
+		  "settingsMode": null, "coalesceKeys": null, "singleInstance": null, "notify": null, "usage": null, "identity": null, "projectMcp": null, "worktree": null}`,
 		`{"name": "min", "settings": null, "mcpServers": null, "commands": null, "agents": null, "skills": null,
 		  "worktree": {"dir": null, "symlinkDirectories": null, "sparsePaths": null, "useHooks": null}}`,
 	} {
@@ -362,7 +364,7 @@ func TestBadSpec(t *testing.T) {
 		{`{"name": "Max"}`, `spec F: account "Max": name: must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')`},
 		{`{"name": "-x"}`, `spec F: account "-x": name: must match [a-z0-9][a-z0-9_-]* (lower-case letters, digits, '-' and '_')`},
 		{`{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}`, `spec F: account "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": name: is 181 characters long; the limit is 180`},
-		{`{"name": "max", "setings": {}}`, `spec F: account "max": setings: unknown field; known fields are name, claude, settings, settingsMode, mcpServers, commands, agents, skills, memory, coalesceKeys, singleInstance, notify, projectMcp, worktree, identity, rules, outputStyles, hooks, plugins, lspServers, marketplaces, agentsDir, commandsDir, hooksDir, rulesDir, skillsDir`},
+		{`{"name": "max", "setings": {}}`, `spec F: account "max": setings: unknown field; known fields are name, claude, settings, settingsMode, mcpServers, commands, agents, skills, memory, coalesceKeys, singleInstance, notify, usage, projectMcp, worktree, identity, rules, outputStyles, hooks, plugins, lspServers, marketplaces, agentsDir, commandsDir, hooksDir, rulesDir, skillsDir`},
 		{`{"name": "max", "identity": {"email": "boss"}}`, `spec F: account "max": identity.email: is not an email address; write the address the account logs in with`},
 		{`{"name": "max", "identity": {"email": "", "organization": "Acme"}}`, `spec F: account "max": identity.email: is empty; write the address the account logs in with, or leave the key out`},
 		{`{"name": "max", "identity": {"email": "me@example.com", "organization": ""}}`, `spec F: account "max": identity.organization: is empty; write the organization's name or uuid as Claude shows it, or leave the key out`},

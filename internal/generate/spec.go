@@ -24,6 +24,9 @@
 //	singleInstance  bool (default true)
 //	notify          bool (default false): a desktop notification when a
 //	                session starts to wait (nix/lib leaves it out when false)
+//	usage           bool or null (default null: account.toml without the
+//	                key, which records): false stops recording the account's
+//	                rate limits and the status line that records them
 //	projectMcp      "trusted" (default) or "never"
 //	identity        object or null: who the account's login must be,
 //	                {"email": …, "organization": …}, each a string or null,
@@ -105,6 +108,7 @@ type Spec struct {
 	CoalesceKeys   []string
 	SingleInstance bool
 	Notify         bool
+	Usage          *bool             // nil: the key left out (the launcher records)
 	Identity       *account.Identity // nil: anyone
 	ProjectMCP     string
 	Worktree       Worktree
@@ -140,7 +144,7 @@ func (e *SpecError) Error() string {
 var knownFields = []string{
 	"name", "claude", "settings", "settingsMode", "mcpServers", "commands",
 	"agents", "skills", "memory", "coalesceKeys", "singleInstance", "notify",
-	"projectMcp", "worktree", "identity", "rules", "outputStyles", "hooks", "plugins",
+	"usage", "projectMcp", "worktree", "identity", "rules", "outputStyles", "hooks", "plugins",
 	"lspServers", "marketplaces", "agentsDir", "commandsDir", "hooksDir",
 	"rulesDir", "skillsDir",
 }

@@ -251,6 +251,15 @@ func (p *parser) flags(top map[string]json.RawMessage, s *Spec) error {
 			return p.fail(f.name, jsonProblem(raw, err, "true or false"))
 		}
 	}
+	// usage keeps null apart from false: null leaves the key out of
+	// account.toml, so the launcher's own default holds.
+	if raw, ok := top["usage"]; ok && !isNull(raw) {
+		var v bool
+		if err := strictDecode(raw, &v); err != nil {
+			return p.fail("usage", jsonProblem(raw, err, "true or false (or null)"))
+		}
+		s.Usage = &v
+	}
 	return nil
 }
 

@@ -102,6 +102,9 @@ in
     }
     # Only when on, so an account without it keeps its store path.
     // optionalAttrs (account.notify or false) { notify = true; }
+    # Only when declared (true or false): null leaves account.toml without
+    # the key, the launcher's default.
+    // optionalAttrs ((account.usage or null) != null) { inherit (account) usage; }
     # Only when declared, and only the fields set: an account without it
     # keeps its store path.
     // optionalAttrs ((account.identity or null) != null) {

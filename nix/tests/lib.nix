@@ -35,6 +35,7 @@ let
     coalesceKeys = [ ];
     singleInstance = false;
     notify = true;
+    usage = false;
     projectMcp = "never";
     worktreeDir = "wt";
     symlinkDirectories = [ "node_modules" ];
@@ -325,6 +326,25 @@ runTests {
     } == minimalSpec;
     expected = true;
   };
+  # usage is in the spec only when declared, true or false: null leaves
+  # account.toml's key out (the launcher records), and the store path as it was.
+  testUsageNullLeftOut = {
+    expr = {
+      null = l.mkSpec {
+        name = "min";
+        usage = null;
+      } == minimalSpec;
+      on =
+        (l.mkSpec {
+          name = "min";
+          usage = true;
+        }).usage;
+    };
+    expected = {
+      null = true;
+      on = true;
+    };
+  };
   testMinimalSpecJSON = {
     expr = l.specJSON minimalSpec;
     expected = ''{"agents":{},"claude":null,"coalesceKeys":["mcpServers"],"commands":{},"mcpServers":{},"memory":null,"name":"min","projectMcp":"trusted","settings":{},"settingsMode":"coalesce","singleInstance":true,"skills":{},"worktree":{"dir":".claude/worktrees","sparsePaths":[],"symlinkDirectories":[],"useHooks":false}}'';
@@ -345,6 +365,7 @@ runTests {
       "settingsMode"
       "singleInstance"
       "skills"
+      "usage"
       "worktree"
     ];
   };
@@ -360,6 +381,7 @@ runTests {
         coalesceKeys
         singleInstance
         notify
+        usage
         projectMcp
         worktree
         ;
@@ -377,6 +399,7 @@ runTests {
       coalesceKeys = [ ];
       singleInstance = false;
       notify = true;
+      usage = false;
       projectMcp = "never";
       worktree = {
         dir = "wt";

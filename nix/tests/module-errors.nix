@@ -71,6 +71,59 @@ let
       ];
       never = [ "The option `home" ];
     };
+
+    # Upstream's older forms (memory.text, memory.source, skillsDir) given a
+    # value of the wrong type: the error names the account's option path and
+    # the user's file, never one of ours (issue 42: it named `context` and
+    # options.nix).
+    memoryTextWrongType = {
+      value = specOf [
+        {
+          _file = "/home/u/.config/home-manager/home.nix";
+          programs.claude-code.accounts.max.memory.text = 42;
+        }
+      ];
+      says = [
+        "A definition for option `programs.claude-code.accounts.max.memory.text' is not of type"
+        "In `/home/u/.config/home-manager/home.nix': 42"
+      ];
+      never = [
+        "accounts.max.context"
+        "modules/claude-code/"
+      ];
+    };
+    memorySourceWrongType = {
+      value = specOf [
+        {
+          _file = "/home/u/.config/home-manager/home.nix";
+          programs.claude-code.accounts.max.memory.source = true;
+        }
+      ];
+      says = [
+        "A definition for option `programs.claude-code.accounts.max.memory.source' is not of type"
+        "In `/home/u/.config/home-manager/home.nix': true"
+      ];
+      never = [
+        "accounts.max.context"
+        "modules/claude-code/"
+      ];
+    };
+    skillsDirWrongType = {
+      value = specOf [
+        {
+          _file = "/home/u/.config/home-manager/home.nix";
+          programs.claude-code.accounts.max.skillsDir = "skills";
+        }
+      ];
+      says = [
+        "A definition for option `programs.claude-code.accounts.max.skillsDir' is not of type `null or absolute path'"
+        "In `/home/u/.config/home-manager/home.nix': \"skills\""
+      ];
+      never = [
+        "accounts.max.skills'"
+        "modules/claude-code/"
+      ];
+    };
   };
 
   errors = import ./errors.nix { inherit lib errorsDir cases; };

@@ -2,7 +2,9 @@
 # (modules/programs/claude-code of a home-manager checkout; the flake's
 # checks use the locked input), through nixpkgs' lib extended with
 # home-manager's, and the stub pkgs. What the stand-in of upstream
-# (stubs/hm-claude-code.nix) models, checked against the real thing.
+# (stubs/hm-claude-code.nix) models, checked against the real thing; and
+# parity: every option upstream declares is an account option or a listed
+# difference, and each shared one takes upstream's own example.
 #   nix-instantiate --eval --strict --json nix/tests/module-upstream.nix \
 #     --argstr nixpkgsLib NIXPKGS_LIB --argstr hmSrc HOME_MANAGER_SRC
 {
@@ -153,6 +155,121 @@ let
       };
     }
   ];
+
+  # The parity check: what upstream declares under programs.claude-code
+  # (from its module evaluated alone, hidden options too: its older forms),
+  # each as { path = [ "memory" "text" ]; option; }.
+  upstreamOptions =
+    let
+      options =
+        (evalModule {
+          modules = [
+            (hm "modules/programs/claude-code")
+            hmOptions
+          ];
+        }).options.programs.claude-code;
+      walk =
+        prefix: set:
+        lib.concatLists (
+          lib.mapAttrsToList (
+            name: value:
+            if lib.isOption value then
+              [
+                {
+                  path = prefix ++ [ name ];
+                  option = value;
+                }
+              ]
+            else if builtins.isAttrs value then
+              walk (prefix ++ [ name ]) value
+            else
+              [ ]
+          ) set
+        );
+    in
+    walk [ ] options;
+  # An account's options, ours beside upstream's module.
+  accountOptions =
+    (evalModule {
+      modules = [
+        (hm "modules/programs/claude-code")
+        ../modules/claude-code
+        hmOptions
+      ];
+    }).options.programs.claude-code.accounts.type.getSubOptions
+      [ ];
+  # The options a type holds (a submodule's, also inside nullOr or either).
+  subOptionsOf =
+    type:
+    type.getSubOptions [ ]
+    // lib.foldl' (acc: nested: acc // subOptionsOf nested) { } (lib.attrValues (type.nestedTypes or { }));
+  accountHas =
+    options: path:
+    let
+      first = head path;
+      rest = builtins.tail path;
+      option = options.${first};
+    in
+    options ? ${first}
+    && (rest == [ ] || accountHas (if lib.isOption option then subOptionsOf option.type else option) rest);
+  # Upstream's options no account has, on purpose, and why. A name listed
+  # here that accounts have, or one upstream no longer declares, fails too.
+  differences = {
+    finalPackage = "upstream's wrapper of its package (read-only, internal); an account runs its `package` itself, never a wrapper, and its launcher is `claude<name>`";
+  };
+  showPath = lib.concatStringsSep ".";
+
+  # An option's example as a value: a literalExpression is evaluated, its
+  # relative paths read from fixtures/upstream-examples, `pkgs.<name>` and
+  # fetchFromGitHub as packages of their own (store paths with context, as
+  # real ones are).
+  examples = ./fixtures/upstream-examples;
+  fakePackage = name: {
+    type = "derivation";
+    inherit name;
+    outPath = builtins.toFile name "";
+    src = fakePackage "${name}-src";
+  };
+  exampleValue =
+    example:
+    if (example._type or null) == "literalExpression" then
+      let
+        text = example.text;
+        relative = builtins.replaceStrings [ " ./" ] [ " ${toString examples}/" ] (
+          if lib.hasPrefix "./" text then "${toString examples}/${lib.removePrefix "./" text}" else text
+        );
+        named = lib.unique (map head (filter builtins.isList (builtins.split "pkgs\\.([A-Za-z0-9_-]+)" text)));
+      in
+      builtins.scopedImport {
+        inherit lib;
+        pkgs = pkgs // lib.genAttrs named fakePackage;
+        config = {
+          home.homeDirectory = "/home/u";
+          xdg.configHome = "/home/u/.config";
+        };
+        fetchFromGitHub = args: fakePackage "source-${args.repo}";
+      } (builtins.toFile "example.nix" relative)
+    else
+      example;
+  # What an account makes of one of upstream's examples: its failed
+  # assertions (a refusal), with the spec generate reads and the account's
+  # links forced.
+  refusalsOf =
+    path: value:
+    let
+      config = eval [
+        {
+          programs.claude-code.accounts.ex = lib.setAttrByPath path value;
+        }
+      ];
+      account = config.programs.claude-code.accounts.ex;
+      links = lib.filterAttrs (name: _: lib.hasPrefix "/home/u/" name) config.home.file;
+    in
+    builtins.deepSeq [
+      (calib.specJSON account.spec)
+      (lib.mapAttrs (_: file: file.source) links)
+    ] (filter (lib.hasInfix "accounts.ex") (failed config));
+  calib = import ../lib;
 in
 runTests {
   # Upstream wraps the older Claude Code with --plugin-dir for its own
@@ -353,6 +470,79 @@ runTests {
       warnings = [ ];
     };
   };
+  # Parity with upstream's module at flake.lock's revision: every option it
+  # declares under programs.claude-code is an account option of the same
+  # name, or a listed difference. Fails when upstream gains an option.
+  testParityEveryUpstreamOption =
+    let
+      names = map (o: showPath o.path) upstreamOptions;
+    in
+    {
+      expr = {
+        missing = filter (name: !(differences ? ${name})) (
+          map (o: showPath o.path) (filter (o: !accountHas accountOptions o.path) upstreamOptions)
+        );
+        listedButShared = filter (name: accountHas accountOptions (lib.splitString "." name)) (
+          lib.attrNames differences
+        );
+        listedButGone = filter (name: !(builtins.elem name names)) (lib.attrNames differences);
+        # the walk found upstream's options, hidden ones too
+        found = builtins.all (name: builtins.elem name names) [
+          "settings"
+          "memory.text"
+          "skillsDir"
+        ];
+      };
+      expected = {
+        missing = [ ];
+        listedButShared = [ ];
+        listedButGone = [ ];
+        found = true;
+      };
+    };
+  # Each shared option given upstream's own example: the account evaluates
+  # (its spec and links forced) and refuses nothing, except the options
+  # listed in expectedRefusals, each refused with messages that all hold
+  # the listed text.
+  testParityUpstreamExamples =
+    let
+      # Upstream's own mcpServers example has a server of type "websocket",
+      # which no Claude Code takes (it takes "ws").
+      expectedRefusals = {
+        mcpServers = "is \"websocket\", which Claude Code does not take; write \"ws\"";
+      };
+      shared = filter (o: accountHas accountOptions o.path && o.option ? example) upstreamOptions;
+      refusals = lib.filterAttrs (_: messages: messages != [ ]) (
+        lib.listToAttrs (
+          map (o: lib.nameValuePair (showPath o.path) (refusalsOf o.path (exampleValue o.option.example))) shared
+        )
+      );
+    in
+    {
+      expr = {
+        # refused, with each message, where no refusal was expected or the
+        # message does not say what was expected
+        refused = lib.filterAttrs (
+          name: messages: !(expectedRefusals ? ${name}) || !lib.all (lib.hasInfix expectedRefusals.${name}) messages
+        ) refusals;
+        notRefused = filter (name: !(refusals ? ${name})) (lib.attrNames expectedRefusals);
+        # Upstream's options without an example: nothing to try there.
+        withoutExample = map (o: showPath o.path) (
+          filter (o: accountHas accountOptions o.path && !(o.option ? example)) upstreamOptions
+        );
+      };
+      expected = {
+        refused = { };
+        notRefused = [ ];
+        withoutExample = [
+          "enableMcpIntegration"
+          "memory.source"
+          "memory.text"
+          "package"
+          "skillsDir"
+        ];
+      };
+    };
   # A clash upstream asserts too: a skill and a plugin of one name.
   testSkillPluginClash = {
     expr = filter (lib.hasInfix "accounts.max") (failed (eval [

@@ -959,6 +959,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
           "sparsePaths"
           "statusLine"
           "symlinkDirectories"
+          "usage"
           "useWorktreeHooks"
           "worktreeDir"
         ]
@@ -1232,6 +1233,68 @@ runTests (lib.filterAttrs (_: test: test != { }) {
     expected = [ ];
   };
 
+  # usage (account.toml's `usage`): in the spec, and so in account.toml,
+  # only when declared; null leaves the key out and the store path as it was.
+  testUsageOption =
+    let
+      specWith =
+        account: (eval { modules = [ { programs.claude-code.accounts.max = account; } ]; }).config.programs.claude-code.accounts.max.spec;
+    in
+    {
+      expr = {
+        off = (specWith { usage = false; }).usage;
+        on = (specWith { usage = true; }).usage;
+        unset = (specWith { }) ? usage;
+        null = specWith { usage = null; } == specWith { };
+      };
+      expected = {
+        off = false;
+        on = true;
+        unset = false;
+        null = true;
+      };
+    };
+
+  # Every field of the spec `claude-account generate` reads (knownFields in
+  # internal/generate/spec.go, read from the source: a field added there
+  # fails here until an account option makes it) comes from an account
+  # option: the one of the same name, or those named here. Go's
+  # TestEveryAccountKeyHasASpecField checks that every account.toml key
+  # comes from a spec field.
+  testEverySpecFieldHasAnOption =
+    let
+      source = builtins.readFile ../../internal/generate/spec.go;
+      block = head (match ".*\nvar knownFields = \\[]string\\{([^}]*)}.*" source);
+      fields = map head (filter builtins.isList (builtins.split "\"([A-Za-z]+)\"" block));
+      optionsFor = {
+        name = [ ]; # the account's attribute name
+        claude = [ "package" ];
+        memory = [ "context" ];
+        skillsDir = [ "skills" ]; # a path: a directory of skills
+        worktree = [
+          "worktreeDir"
+          "symlinkDirectories"
+          "sparsePaths"
+          "useWorktreeHooks"
+        ];
+      };
+      accountOptions =
+        (eval { modules = [ ]; }).options.programs.claude-code.accounts.type.getSubOptions
+          [ ];
+    in
+    {
+      expr = {
+        parsed = builtins.length fields >= 27;
+        missing = filter (
+          field: !lib.all (option: accountOptions ? ${option}) (optionsFor.${field} or [ field ])
+        ) fields;
+      };
+      expected = {
+        parsed = true;
+        missing = [ ];
+      };
+    };
+
   # Every option home-manager's own programs.claude-code has, per account.
   testParitySpec = {
     expr =
@@ -1291,6 +1354,95 @@ runTests (lib.filterAttrs (_: test: test != { }) {
         "`programs.claude-code.accounts.max.memory` is now `programs.claude-code.accounts.max.context`, as in home-manager's own programs.claude-code; rename it"
       ];
     };
+  };
+
+  # Upstream's older forms, as its mkChangedOptionModule reads them:
+  # memory.text and memory.source are context, skillsDir is skills; each
+  # warns, naming the account's option and the new name.
+  testUpstreamOlderForms =
+    let
+      config =
+        (eval {
+          modules = [
+            {
+              programs.claude-code.accounts = {
+                text.memory.text = "old text";
+                source.memory.source = ./fixtures/memory.md;
+                dir.skillsDir = ./fixtures/skills;
+              };
+            }
+          ];
+        }).config;
+      spec = name: config.programs.claude-code.accounts.${name}.spec;
+    in
+    {
+      expr = {
+        text = (spec "text").memory;
+        source = storeRel (spec "source").memory.source;
+        skillsDir = storeRel (spec "dir").skillsDir.source;
+        skillLinks = filter (lib.hasPrefix "/home/u/.claude-dir/skills") (attrNames config.home.file);
+        inherit (config) warnings;
+      };
+      expected = {
+        text.text = "old text";
+        source = "memory.md";
+        skillsDir = "skills";
+        skillLinks = [ "/home/u/.claude-dir/skills/pdf" ];
+        warnings = [
+          "`programs.claude-code.accounts.dir.skillsDir` is now `programs.claude-code.accounts.dir.skills`, as in home-manager's own programs.claude-code; rename it"
+          "`programs.claude-code.accounts.source.memory.source` is now `programs.claude-code.accounts.source.context`, as in home-manager's own programs.claude-code; rename it"
+          "`programs.claude-code.accounts.text.memory.text` is now `programs.claude-code.accounts.text.context`, as in home-manager's own programs.claude-code; rename it"
+        ];
+      };
+    };
+  # A value given in accountDefaults under an old name keeps its priority:
+  # the account's own context (or skills) replaces it, as it would the new name's.
+  testOlderFormsKeepPriority = {
+    expr =
+      let
+        config =
+          (eval {
+            modules = [
+              {
+                programs.claude-code.accountDefaults = {
+                  memory.text = "default";
+                  skillsDir = ./fixtures/skills;
+                };
+                programs.claude-code.accounts.max = {
+                  context = "own";
+                  skills.own = "Own skill.";
+                };
+              }
+            ];
+          }).config;
+        spec = config.programs.claude-code.accounts.max.spec;
+      in
+      {
+        memory = spec.memory;
+        skills = attrNames spec.skills;
+        skillsDir = spec ? skillsDir;
+      };
+    expected = {
+      memory.text = "own";
+      skills = [ "own" ];
+      skillsDir = false;
+    };
+  };
+
+  # The same for our own old name: accountDefaults.memory gave `context` a
+  # definition of normal priority, and the account's own context was joined
+  # to it ("x\ny").
+  testMemoryDefaultGivesWay = {
+    expr =
+      (eval {
+        modules = [
+          {
+            programs.claude-code.accountDefaults.memory = "default";
+            programs.claude-code.accounts.max.context = "own";
+          }
+        ];
+      }).config.programs.claude-code.accounts.max.spec.memory;
+    expected.text = "own";
   };
 
   # programs.claude-code.accountDefaults: what every account gets; each

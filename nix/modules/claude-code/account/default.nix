@@ -12,6 +12,18 @@ shared:
 let
   inherit (lib) mkOption types;
   inherit (shared) calib contentType topConfig pkgs upstreamClaude;
+  # memory given in upstream's older form, memory.text or memory.source: a
+  # set that is neither a path nor a package.
+  oldMemory =
+    options.memory.isDefined && builtins.isAttrs config.memory && !(config.memory ? outPath);
+  renamed =
+    from: to:
+    "`${calib.optionPath ([ name ] ++ from)}` is now `${
+      calib.optionPath [
+        name
+        to
+      ]
+    }`, as in home-manager's own programs.claude-code; rename it";
   withShared = file: {
     _file = file;
     imports = [ (import file shared) ];
@@ -35,12 +47,39 @@ in
       visible = false;
     };
 
-    # `memory` is the old name of `context`, as upstream renamed it. Not
-    # lib.mkRenamedOptionModule: its warning would not say which account.
+    # Old names, as upstream renamed them: `memory` (ours, and upstream's
+    # `memory.text` and `memory.source`) is now `context`, upstream's
+    # `skillsDir` is `skills`. Not lib.mkRenamedOptionModule or upstream's
+    # mkChangedOptionModule: their warnings would not say which account,
+    # and a value of the wrong type would be reported on the new option,
+    # defined in this file, instead of on the user's own line.
     memory = mkOption {
-      type = types.nullOr contentType;
+      type = types.nullOr (
+        types.either contentType (
+          types.submodule {
+            options = {
+              text = mkOption {
+                type = types.nullOr contentType;
+                default = null;
+                description = "Upstream's older name of {option}`context`.";
+              };
+              source = mkOption {
+                type = types.nullOr contentType;
+                default = null;
+                description = "Upstream's older name of {option}`context`.";
+              };
+            };
+          }
+        )
+      );
       visible = false;
       description = "The old name of {option}`context`.";
+    };
+
+    skillsDir = mkOption {
+      type = types.nullOr types.path;
+      visible = false;
+      description = "Upstream's older name of {option}`skills` given a directory.";
     };
 
     spec = mkOption {
@@ -77,18 +116,54 @@ in
   };
 
   config = {
-    context = lib.mkAliasDefinitions options.memory;
-    warnings = lib.optional options.memory.isDefined "`${
-      calib.optionPath [
-        name
-        "memory"
+    # Each old name's value, at its own priority: one given in
+    # accountDefaults (a default) gives way to the account's new name.
+    context = lib.mkIf options.memory.isDefined (
+      lib.mkMerge (
+        map (lib.mkOverride options.memory.highestPrio) (
+          if oldMemory then
+            lib.filter (value: value != null) [
+              config.memory.text
+              config.memory.source
+            ]
+          else
+            [ config.memory ]
+        )
+      )
+    );
+    skills = lib.mkIf (options.skillsDir.isDefined && config.skillsDir != null) (
+      lib.mkOverride options.skillsDir.highestPrio config.skillsDir
+    );
+    warnings = map (old: renamed old.from old.to) (
+      lib.filter (old: old.defined) [
+        {
+          defined = options.skillsDir.isDefined;
+          from = [ "skillsDir" ];
+          to = "skills";
+        }
+        {
+          defined = oldMemory && config.memory.source != null;
+          from = [
+            "memory"
+            "source"
+          ];
+          to = "context";
+        }
+        {
+          defined = oldMemory && config.memory.text != null;
+          from = [
+            "memory"
+            "text"
+          ];
+          to = "context";
+        }
+        {
+          defined = options.memory.isDefined && !oldMemory;
+          from = [ "memory" ];
+          to = "context";
+        }
       ]
-    }` is now `${
-      calib.optionPath [
-        name
-        "context"
-      ]
-    }`, as in home-manager's own programs.claude-code; rename it";
+    );
 
     claudePackage = if config.package != null then config.package else upstreamClaude;
 

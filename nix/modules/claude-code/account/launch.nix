@@ -1,6 +1,7 @@
 # How the launcher treats an account at each launch: the keys of
-# .claude.json it owns, one instance per workspace, notifications, the
-# login's identity and a repository's own MCP servers (account.toml's keys).
+# .claude.json it owns, one instance per workspace, notifications, usage
+# recording, the login's identity and a repository's own MCP servers
+# (account.toml's keys).
 shared:
 {
   name,
@@ -50,6 +51,23 @@ in
         {command}`notify-send` where it is on PATH, {command}`osascript`
         on macOS, nothing without either; at most one per session in 10
         seconds. {file}`account.toml`: `notify = true`.
+      '';
+    };
+
+    usage = mkOption {
+      type = types.nullOr types.bool;
+      default = null;
+      example = false;
+      description = ''
+        Whether sessions of this account record its rate limits (the
+        five-hour and weekly figures that {command}`claude-account accounts`,
+        {command}`ps`, the status line's warning row and `--account auto`
+        read). Claude Code gives them only to a status-line command, so
+        every session gets one from the launcher; an account without a
+        status line of its own (see {option}`statusLine`) then shows a
+        blank row. `false` records nothing and gives the row back; `null`
+        leaves the key out of {file}`account.toml`, which records.
+        {file}`account.toml`: `usage = false`.
       '';
     };
 
