@@ -85,13 +85,22 @@ func tooLong(ref Ref) error {
 }
 
 // Read reads one secret; its errors name the variable and the file, never
-// the content.
+// the content. Only a regular file (or a link to one, as sops-nix makes)
+// is read: a FIFO or a tty would hold the server's start for ever, opened
+// non-blocking so that a FIFO without a writer is refused, not waited on.
 func Read(ref Ref) (string, error) {
-	f, err := os.Open(ref.File)
+	f, err := os.OpenFile(ref.File, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", readError(ref, err)
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", readError(ref, err)
+	}
+	if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("the file of %s, %s, is %s, not a regular file; give the path of the secret's file (sops-nix and agenix deploy regular files, or links to them)", ref.Var, ref.File, kind(st.Mode()))
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxEntry+1))
 	if err != nil {
 		return "", readError(ref, err)
@@ -101,6 +110,21 @@ func Read(ref Ref) (string, error) {
 		return "", tooLong(ref)
 	}
 	return Value(ref, data)
+}
+
+// kind names what a file that is not regular is, for errors.
+func kind(mode os.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	case mode&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file (" + mode.Type().String() + ")"
 }
 
 func readError(ref Ref, err error) error {

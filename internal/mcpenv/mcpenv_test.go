@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -133,5 +134,31 @@ func TestAnd(t *testing.T) {
 		if got := and(words); got != want {
 			t.Errorf("and(%q) = %q, want %q", words, got, want)
 		}
+	}
+}
+
+// TestReadOnlyRegularFiles: a FIFO without a writer is refused at once (not
+// waited on), so are a directory and a device; a link to a file is read.
+func TestReadOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{fifo: "is a named pipe, not a regular file", dir: "is a directory", os.DevNull: "is a device"} {
+		if _, err := Read(Ref{"T", file}); err == nil || !strings.Contains(err.Error(), "the file of T, "+file+", "+want) {
+			t.Errorf("Read(%s) = %v, want %q", file, err, want)
+		}
+	}
+	if got, err := Read(Ref{"T", link}); err != nil || got != "s3cret" {
+		t.Errorf("Read(link) = %q, %v", got, err)
 	}
 }
