@@ -162,11 +162,6 @@ func dispatch(d *Deps, args []string) (err error) {
 		// answers its hooks; no prompt has this shape.
 		return hookState(d, args[2:])
 	}
-	if len(args) > 0 && args[0] == "mcp-env" && (len(args) != 2 || args[1] != "--help" && args[1] != "-h") {
-		// Every start of an MCP server with a secret in a file: the words
-		// after -- are the server's, never ours to parse.
-		return mcpEnv(d, args[1:])
-	}
 	if name, ok := launcherAccount(d.Prog); ok {
 		// claude<name>: every argument belongs to Claude, but for a leading
 		// --worktree NAME (and --ephemeral) that picks where it runs.
@@ -184,6 +179,14 @@ func dispatch(d *Deps, args []string) (err error) {
 		}
 		run.Args = args
 		return run.Run(d)
+	}
+	if len(args) > 0 && args[0] == "mcp-env" && (len(args) != 2 || args[1] != "--help" && args[1] != "-h") {
+		// Every start of an MCP server with a secret in a file: the words
+		// after -- are the server's, never ours to parse. Only as
+		// claude-account (the Nix module runs it so): to claude<name>,
+		// "mcp-env" is a prompt like any other word.
+		d.command = "mcp-env"
+		return mcpEnv(d, args[1:])
 	}
 	if len(args) > 0 && filepath.IsAbs(args[0]) {
 		// claude-account /path/to/claude ARGS…: a tool that runs its Claude

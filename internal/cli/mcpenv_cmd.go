@@ -22,9 +22,11 @@ server declared with env.VAR.file = "/run/secrets/…" (sops-nix, agenix) run
 through it, so the secret is read when Claude starts the server and never
 written to the store, the account's files or .claude.json: they hold the path.
 
-A file that cannot be read stops the server with one line on stderr naming the
-variable and the file (never the content) and exit status 1; Claude then
-shows the server as failed ('claude mcp list').
+A file that cannot be read, is not a regular file (or a link to one), or is
+too long for an environment variable (128 KiB with VAR= and a NUL, Linux's
+limit) stops the server with one line on stderr naming the variable and the
+file (never the content) and exit status 1; Claude then shows the server as
+failed ('claude mcp list').
 
 Example:
   claude-account mcp-env GITHUB_TOKEN=/run/secrets/github -- github-mcp-server stdio`
@@ -43,5 +45,5 @@ func mcpEnv(d *Deps, args []string) error {
 	if err != nil {
 		return err
 	}
-	return mcpenv.Exec(command, environ)
+	return mcpenv.Exec(command, environ, refs)
 }

@@ -29,9 +29,11 @@ type Ref struct {
 // Usage is the command's shape, for errors.
 const Usage = "claude-account mcp-env VAR=FILE… -- COMMAND ARGS…"
 
-// MaxValue is the largest secret read: Linux refuses a longer single
-// environment string (MAX_ARG_STRLEN, 32 pages).
-const MaxValue = 128 << 10
+// MaxEntry is the longest environment string "VAR=secret" with its NUL
+// that a program can be started with: Linux's MAX_ARG_STRLEN, 32 pages, on
+// its smallest pages (4 KiB; macOS has no such limit, only the total).
+// Longer, exec fails with E2BIG, which would blame the server's command.
+const MaxEntry = 128 << 10
 
 // Parse splits the arguments into the file references before "--" and the
 // server's command line after it. Every reference is VAR=FILE with a
@@ -65,31 +67,64 @@ func Parse(args []string) ([]Ref, []string, error) {
 
 // Value is a secret's content as `$(cat FILE)` gives it, which home-manager's
 // own wrapper uses: trailing newlines removed. It refuses a NUL, which no
-// environment variable can hold.
+// environment variable can hold, and a secret that with "VAR=" and its NUL
+// is longer than MaxEntry.
 func Value(ref Ref, data []byte) (string, error) {
 	data = bytes.TrimRight(data, "\n")
 	if bytes.IndexByte(data, 0) >= 0 {
 		return "", fmt.Errorf("the file of %s, %s, holds a NUL byte, which no environment variable can carry; store the secret as text", ref.Var, ref.File)
 	}
+	if len(ref.Var)+len("=")+len(data)+len("\x00") > MaxEntry {
+		return "", tooLong(ref)
+	}
 	return string(data), nil
 }
 
+func tooLong(ref Ref) error {
+	return fmt.Errorf("the file of %s, %s, is too long for an environment variable: the system takes at most %d KiB for %s=, the secret and a NUL; shorten the secret, or pass the server the file's path instead", ref.Var, ref.File, MaxEntry>>10, ref.Var)
+}
+
 // Read reads one secret; its errors name the variable and the file, never
-// the content.
+// the content. Only a regular file (or a link to one, as sops-nix makes)
+// is read: a FIFO or a tty would hold the server's start for ever, opened
+// non-blocking so that a FIFO without a writer is refused, not waited on.
 func Read(ref Ref) (string, error) {
-	f, err := os.Open(ref.File)
+	f, err := os.OpenFile(ref.File, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", readError(ref, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxValue+1))
+	st, err := f.Stat()
 	if err != nil {
 		return "", readError(ref, err)
 	}
-	if len(data) > MaxValue {
-		return "", fmt.Errorf("the file of %s, %s, is over %d KiB, too long for an environment variable; pass the server the file's path instead", ref.Var, ref.File, MaxValue>>10)
+	if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("the file of %s, %s, is %s, not a regular file; give the path of the secret's file (sops-nix and agenix deploy regular files, or links to them)", ref.Var, ref.File, kind(st.Mode()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxEntry+1))
+	if err != nil {
+		return "", readError(ref, err)
+	}
+	if len(data) > MaxEntry {
+		// Only trailing newlines could bring it under: none is that long.
+		return "", tooLong(ref)
 	}
 	return Value(ref, data)
+}
+
+// kind names what a file that is not regular is, for errors.
+func kind(mode os.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	case mode&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file (" + mode.Type().String() + ")"
 }
 
 func readError(ref Ref, err error) error {
@@ -128,9 +163,9 @@ func Environ(environ []string, refs []Ref, read func(Ref) (string, error)) ([]st
 }
 
 // Exec replaces this process with the server's command, found on the PATH
-// of environ as Claude would find it, with environ. It returns only on
-// failure.
-func Exec(command, environ []string) error {
+// of environ as Claude would find it, with environ, which holds the secrets
+// of refs. It returns only on failure.
+func Exec(command, environ []string, refs []Ref) error {
 	path := command[0]
 	if !strings.Contains(path, "/") {
 		found, err := lookPath(path, environ)
@@ -140,7 +175,42 @@ func Exec(command, environ []string) error {
 		path = found
 	}
 	err := syscall.Exec(path, command, environ)
+	if errors.Is(err, syscall.E2BIG) {
+		return tooBig(path, environ, refs)
+	}
 	return fmt.Errorf("cannot run the MCP server's command %s: %v; check that it exists and is executable", path, err)
+}
+
+// tooBig explains an E2BIG: each secret fits (Value), so the whole
+// environment and argument list is over what the system starts a program
+// with (a quarter of the stack limit on Linux, at least 128 KiB). The
+// secrets are named with their sizes, as they are what mcp-env added.
+func tooBig(path string, environ []string, refs []Ref) error {
+	var sizes []string
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		if seen[ref.Var] {
+			continue
+		}
+		seen[ref.Var] = true
+		for _, kv := range environ {
+			if value, ok := strings.CutPrefix(kv, ref.Var+"="); ok {
+				sizes = append(sizes, fmt.Sprintf("%s (%d KiB)", ref.Var, (len(value)+1023)>>10))
+			}
+		}
+	}
+	if len(sizes) == 0 {
+		return fmt.Errorf("cannot start the MCP server's command %s: its arguments and environment are more than the system starts a program with; shorten them", path)
+	}
+	return fmt.Errorf("cannot start the MCP server's command %s: its arguments and environment, with the secrets %s, are more than the system starts a program with; shorten the secrets, or pass the server their files' paths instead", path, and(sizes))
+}
+
+// and joins words as a sentence lists them: "A", "A and B", "A, B and C".
+func and(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // lookPath is exec.LookPath on the PATH of environ rather than of this

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -56,7 +57,7 @@ func TestReadErrorsNameVarAndFileNotContent(t *testing.T) {
 		t.Errorf("missing: %v", err)
 	}
 	big := filepath.Join(dir, "big")
-	if err := os.WriteFile(big, make([]byte, MaxValue+1), 0o600); err != nil {
+	if err := os.WriteFile(big, make([]byte, MaxEntry+1), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Read(Ref{"T", big}); err == nil || !strings.Contains(err.Error(), "too long") {
@@ -99,4 +100,65 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestValueFitsOneEnvironmentString: "VAR=secret" and its NUL within
+// MaxEntry is taken, one byte more is refused naming the variable; trailing
+// newlines do not count.
+func TestValueFitsOneEnvironmentString(t *testing.T) {
+	ref := Ref{"TOKEN", "/run/secrets/t"}
+	fits := strings.Repeat("a", MaxEntry-len("TOKEN=")-1)
+	if got, err := Value(ref, []byte(fits+"\n\n")); err != nil || got != fits {
+		t.Errorf("the longest secret: %v", err)
+	}
+	_, err := Value(ref, []byte(fits+"a"))
+	if err == nil || !strings.Contains(err.Error(), "the file of TOKEN, /run/secrets/t, is too long") || strings.Contains(err.Error(), fits) {
+		t.Errorf("one byte more: %.200v", err)
+	}
+}
+
+func TestTooBigNamesSecretsWithSizes(t *testing.T) {
+	environ := []string{"PATH=/bin", "A=" + strings.Repeat("a", 100000), "B=b"}
+	err := tooBig("/bin/srv", environ, []Ref{{"A", "/a"}, {"B", "/b"}, {"A", "/a2"}})
+	want := "cannot start the MCP server's command /bin/srv: its arguments and environment, with the secrets A (98 KiB) and B (1 KiB), are more than the system starts a program with; shorten the secrets, or pass the server their files' paths instead"
+	if err == nil || err.Error() != want {
+		t.Errorf("tooBig = %v\nwant %s", err, want)
+	}
+	if err := tooBig("/bin/srv", environ, nil); err == nil || !strings.HasSuffix(err.Error(), "are more than the system starts a program with; shorten them") {
+		t.Errorf("no secrets: %v", err)
+	}
+}
+
+func TestAnd(t *testing.T) {
+	for want, words := range map[string][]string{"": nil, "A": {"A"}, "A and B": {"A", "B"}, "A, B and C": {"A", "B", "C"}} {
+		if got := and(words); got != want {
+			t.Errorf("and(%q) = %q, want %q", words, got, want)
+		}
+	}
+}
+
+// TestReadOnlyRegularFiles: a FIFO without a writer is refused at once (not
+// waited on), so are a directory and a device; a link to a file is read.
+func TestReadOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{fifo: "is a named pipe, not a regular file", dir: "is a directory", os.DevNull: "is a device"} {
+		if _, err := Read(Ref{"T", file}); err == nil || !strings.Contains(err.Error(), "the file of T, "+file+", "+want) {
+			t.Errorf("Read(%s) = %v, want %q", file, err, want)
+		}
+	}
+	if got, err := Read(Ref{"T", link}); err != nil || got != "s3cret" {
+		t.Errorf("Read(link) = %q, %v", got, err)
+	}
 }

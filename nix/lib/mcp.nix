@@ -25,6 +25,7 @@ let
     listToAttrs
     mapAttrs
     removeAttrs
+    stringLength
     substring
     toJSON
     ;
@@ -38,6 +39,15 @@ let
     "ws"
   ];
   isFileRef = value: isAttrs value && value ? file;
+  # A file in the store, which every user can read: under the store
+  # directory (a flake's own `toString ./secrets/token` is, without string
+  # context), or built from a store path ("${./token}" carries its context
+  # wherever it points).
+  inStore =
+    file:
+    builtins.hasContext file
+    || file == builtins.storeDir
+    || substring 0 (stringLength builtins.storeDir + 1) file == builtins.storeDir + "/";
   isScalar = value: isInt value || isFloat value || isBool value;
   # A number or boolean as JavaScript's String() writes it (8080, 1.5, true).
   asString = value: if isScalar value then toJSON value else value;
@@ -208,8 +218,20 @@ in
                   [
                     "${atFile} is ${typeName v.file}; give the secret's path as a string (\"/run/secrets/…\"): a Nix path would copy the secret into the store"
                   ]
+                else if inStore v.file then
+                  [
+                    "${atFile} names a file in the Nix store, which every user can read; give the path where sops-nix or agenix deploy the secret outside the store (\"/run/secrets/…\"), not a file of your configuration"
+                  ]
                 else if substring 0 1 v.file != "/" then
                   [ "${atFile} is ${toJSON v.file}, not an absolute path; give the secret's absolute path" ]
+                else
+                  [ ]
+              )
+              ++ (
+                # `claude-account mcp-env` would refuse "=FILE" at every
+                # start of the server.
+                if var == "" then
+                  [ "${at} has an empty name; name the variable the server reads" ]
                 else
                   [ ]
               )

@@ -421,6 +421,81 @@ runTests {
       "`${path}.s.env.TOKEN.file` is a path; give the secret's path as a string (\"/run/secrets/…\"): a Nix path would copy the secret into the store"
     ];
   };
+  # A secret in the store is readable by every user of the machine: an
+  # interpolated Nix path (string context) and a flake's own file as
+  # `toString ./secrets/token` gives it (a store path without context) are
+  # refused like a bare Nix path.
+  testRefusesFileInStoreInterpolated = {
+    expr = refusals {
+      mcpServers.s = {
+        command = "s";
+        env.TOKEN.file = "${./fixtures/memory.md}";
+      };
+    };
+    expected = [
+      "`${path}.s.env.TOKEN.file` names a file in the Nix store, which every user can read; give the path where sops-nix or agenix deploy the secret outside the store (\"/run/secrets/…\"), not a file of your configuration"
+    ];
+  };
+  testRefusesFileInStoreWithoutContext = {
+    expr = refusals {
+      mcpServers.s = {
+        command = "s";
+        env.TOKEN.file = "${builtins.storeDir}/00000000000000000000000000000000-source/secrets/token";
+      };
+    };
+    expected = [
+      "`${path}.s.env.TOKEN.file` names a file in the Nix store, which every user can read; give the path where sops-nix or agenix deploy the secret outside the store (\"/run/secrets/…\"), not a file of your configuration"
+    ];
+  };
+  # A string that carries a store path's context is built from it: refused
+  # wherever it points.
+  testRefusesFileWithContextOutsideStore = {
+    expr = refusals {
+      mcpServers.s = {
+        command = "s";
+        env.TOKEN.file = "/run/secrets/t" + builtins.substring 0 0 "${./fixtures/memory.md}";
+      };
+    };
+    expected = [
+      "`${path}.s.env.TOKEN.file` names a file in the Nix store, which every user can read; give the path where sops-nix or agenix deploy the secret outside the store (\"/run/secrets/…\"), not a file of your configuration"
+    ];
+  };
+  # Only the store itself: a directory whose name starts like it is not.
+  testFileBesideStoreAccepted = {
+    expr = refusals {
+      mcpServers.s = {
+        command = "s";
+        env.TOKEN.file = "${builtins.storeDir}-secrets/t";
+      };
+    };
+    expected = [ ];
+  };
+  # mcp-env refuses an empty variable name at every start of the server.
+  testRefusesEmptyVariableName = {
+    expr = refusals {
+      mcpServers.s = {
+        command = "s";
+        env."".file = "/run/secrets/t";
+      };
+    };
+    expected = [ "`${path}.s.env.\"\"` has an empty name; name the variable the server reads" ];
+  };
+  # A Nix path as a literal value is not a secret reference: the variable
+  # holds the path of the file's copy in the store, as home-manager's own
+  # module gives it (a configuration file, say).
+  testEnvNixPathIsStorePath = {
+    expr =
+      let
+        s = (serversOf {
+          mcpServers.s = {
+            command = "s";
+            env.CONFIG = ./fixtures/memory.md;
+          };
+        }).s;
+      in
+      builtins.match "${builtins.storeDir}/[a-z0-9]{32}-memory.md" (builtins.unsafeDiscardStringContext "${s.env.CONFIG}") != null;
+    expected = true;
+  };
   testRefusesEnvList = {
     expr = refusals {
       mcpServers.s = {

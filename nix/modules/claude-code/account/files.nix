@@ -84,8 +84,13 @@ in
         {file}`.claude.json`; a server with `enabled = false` or
         `disabled = true` does not run and is added to the settings'
         `disabledMcpjsonServers`. A type Claude Code does not take
-        (`"websocket"`: write `"ws"`), a stdio server without `command`, or
-        a file reference on a remote server fails evaluation.
+        (`"websocket"`: write `"ws"`), a stdio server without `command`, a
+        file reference on a remote server, or one naming a file in the Nix
+        store (a Nix path, `"''${./token}"`, a flake's `toString ./token`)
+        fails evaluation: the store is readable by every user. A Nix path
+        as a plain value (`env.CONFIG = ./config.json`) gives the variable
+        the path of the file's copy in the store, as home-manager's own
+        module does: never use it for a secret.
       '';
     };
 
