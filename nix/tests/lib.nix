@@ -1141,6 +1141,24 @@ runTests {
   };
   # The launcher's own table (internal/claudever/features.go) draws every
   # boundary where nix/lib does.
+  # generate (for a spec not made here) refuses plugin names in the words
+  # of names.nix: each message, up to the name it suggests, is in its source.
+  testPluginNameWordsAgreeWithGenerate = {
+    expr =
+      let
+        go = builtins.readFile ../../internal/generate/specfields.go;
+        control = l.pluginNameProblem "a\tb";
+        space = builtins.head (builtins.split " e\\.g\\. " (l.pluginNameProblem "a b"));
+      in
+      map (m: builtins.match ".*${builtins.replaceStrings [ "." "(" ")" ] [ "\\." "\\(" "\\)" ] m}.*" go != null) [
+        control
+        space
+      ];
+    expected = [
+      true
+      true
+    ];
+  };
   testReleasesAgreeWithLauncher = {
     expr =
       let
