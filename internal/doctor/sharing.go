@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/configdir"
 )
@@ -31,9 +30,8 @@ func Degraded(in Input) []Finding {
 			rows = append(rows, fmt.Sprintf("%s: %s needs ≥ %s", s.Name, s.Note, s.Needs))
 		}
 	}
-	// From PluginDirFlag the launcher passes them with --plugin-dir.
-	if names := declaredPlugins(in.Account); len(names) > 0 && !in.Claude.Has(claudever.PluginDirFlag) {
-		rows = append(rows, fmt.Sprintf("the account's plugins in skills/ (%s) are not loaded (needs ≥ %s)", strings.Join(names, ", "), claudever.PluginDirFlag))
+	if names := configdir.Plugins(in.Account, in.Claude).NotLoaded; len(names) > 0 {
+		rows = append(rows, fmt.Sprintf("the account's plugins in skills/%s (%s) are not loaded (needs ≥ %s)", outsideDeclared(in), strings.Join(names, ", "), neededForPlugins(in)))
 	}
 	if len(rows) == 0 {
 		return nil
@@ -42,32 +40,43 @@ func Degraded(in Input) []Finding {
 		Message: fmt.Sprintf("Claude Code %s shares less between worktrees than newer releases: %s", in.Claude.Version, strings.Join(rows, "; "))}}
 }
 
-// declaredPlugins are the plugins the account keeps in skills/ (the Nix
-// module's plugins and LSP servers): dirs with a .claude-plugin/plugin.json.
-func declaredPlugins(a *account.Account) []string {
-	found, _ := filepath.Glob(filepath.Join(a.Dir, "skills", "*", ".claude-plugin", "plugin.json"))
-	var names []string
-	for _, f := range found {
-		names = append(names, filepath.Base(filepath.Dir(filepath.Dir(f))))
-	}
-	return names
-}
-
-// pluginsNotLoaded finds plugins the account declares that the Claude in use
-// does not load: from claudever.PluginsInSkills Claude loads them from
-// skills/, and from claudever.PluginDirFlag the launcher passes each to a
-// session with --plugin-dir. Nothing else would say so.
+// pluginsNotLoaded finds plugins in the account's skills/ that the Claude in
+// use never loads (configdir.Plugins, which the launcher reads too): before
+// claudever.PluginDirFlag any; from it, those outside the declared layer,
+// which the launcher does not pass with --plugin-dir. Nothing else would
+// say so.
 func pluginsNotLoaded(in Input) *Finding {
-	if !in.Claude.Known || in.Claude.Has(claudever.PluginDirFlag) {
-		return nil // unknown: claude-release-unknown says what that means
-	}
-	names := declaredPlugins(in.Account)
+	names := configdir.Plugins(in.Account, in.Claude).NotLoaded
 	if len(names) == 0 {
 		return nil
 	}
-	return &Finding{ID: "plugins-not-loaded", Path: filepath.Join(in.Account.Dir, "skills"),
-		Message: fmt.Sprintf("Claude Code %s does not load the plugins the account keeps in skills/ (%s): that needs Claude Code ≥ %s; upgrade Claude Code, or install them with 'claude plugin install'",
-			in.Claude.Version, strings.Join(names, ", "), claudever.PluginDirFlag)}
+	var msg string
+	if in.Claude.Has(claudever.PluginDirFlag) {
+		msg = fmt.Sprintf("Claude Code %s does not load the plugins in the account's skills/ outside its declared layer (%s): before %s the launcher passes only the declared layer's plugins with --plugin-dir; declare them in the module's plugins, upgrade Claude Code, or install them with 'claude plugin install'",
+			in.Claude.Version, strings.Join(names, ", "), claudever.PluginsInSkills)
+	} else {
+		msg = fmt.Sprintf("Claude Code %s does not load the plugins the account keeps in skills/ (%s): that needs Claude Code ≥ %s; upgrade Claude Code, or install them with 'claude plugin install'",
+			in.Claude.Version, strings.Join(names, ", "), claudever.PluginDirFlag)
+	}
+	return &Finding{ID: "plugins-not-loaded", Path: filepath.Join(in.Account.Dir, "skills"), Message: msg}
+}
+
+// outsideDeclared qualifies the plugins Degraded names: from
+// claudever.PluginDirFlag only those outside the declared layer are not
+// loaded.
+func outsideDeclared(in Input) string {
+	if in.Claude.Has(claudever.PluginDirFlag) {
+		return " outside its declared layer"
+	}
+	return ""
+}
+
+// neededForPlugins is the release that loads the plugins Degraded names.
+func neededForPlugins(in Input) claudever.Version {
+	if in.Claude.Has(claudever.PluginDirFlag) {
+		return claudever.PluginsInSkills
+	}
+	return claudever.PluginDirFlag
 }
 
 // HasLogin reports whether Claude will find a login here: an API key in its

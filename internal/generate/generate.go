@@ -212,11 +212,36 @@ func (w *writer) plugin(name, src string) {
 	if w.err != nil {
 		return
 	}
+	// Copied through links: what Lstat sees is what the source holds.
+	for _, rel := range []string{".claude-plugin", ".claude-plugin/plugin.json"} {
+		fi, err := os.Lstat(filepath.Join(w.root, "skills", name, filepath.FromSlash(rel)))
+		if errors.Is(err, fs.ErrNotExist) {
+			break // written below
+		}
+		if err != nil {
+			w.fail(field, err)
+			return
+		}
+		if want := rel == ".claude-plugin"; fi.IsDir() != want {
+			w.fail(field, manifestShapeError(src, rel, want))
+			return
+		}
+	}
 	manifest := "skills/" + name + "/.claude-plugin/plugin.json"
 	if _, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(manifest))); err == nil {
 		return
 	}
 	w.json(manifest, field, map[string]any{"name": name})
+}
+
+// manifestShapeError says that a plugin's rel is a file where Claude Code
+// wants a directory (dir) or the other way round, and the fix.
+func manifestShapeError(src, rel string, dir bool) error {
+	path := filepath.Join(src, filepath.FromSlash(rel))
+	if dir {
+		return fmt.Errorf("`%s` is a file, but Claude Code reads a plugin's manifest from the directory `.claude-plugin/` (`.claude-plugin/plugin.json`); remove the file, or make it that directory", path)
+	}
+	return fmt.Errorf("`%s` is a directory, but Claude Code reads a plugin's manifest from that file; make it a JSON file naming the plugin, or remove it and one is written", path)
 }
 
 // LSPPlugin is the generated plugin that carries an account's LSP servers.

@@ -384,6 +384,12 @@ func TestBadSpec(t *testing.T) {
 		{`{"name": "max", "agents": {"": {"text": ""}}}`, `spec F: account "max": agents."": the name is empty`},
 		{`{"name": "max", "skills": {"a/b": {"text": ""}}}`, `spec F: account "max": skills."a/b": a name in skills is one path segment, without '/'`},
 		{`{"name": "max", "hooks": {"a/b": {"text": ""}}}`, `spec F: account "max": hooks."a/b": a name in hooks is one path segment, without '/'`},
+		// What Claude Code refuses in a plugin manifest's name, which a
+		// plugin without one gets from its attribute name.
+		{`{"name": "max", "plugins": {"my pdf tools": {"source": "p"}}}`, `spec F: account "max": plugins."my pdf tools": Claude Code refuses a plugin name with a space and would not load the plugin; use kebab-case, e.g. "my-pdf-tools"`},
+		{`{"name": "max", "plugins": {"a\u0085b": {"source": "p"}}}`, `spec F: account "max": plugins."a\u0085b": Claude Code refuses a plugin name with a control or bidirectional-formatting character and would not load the plugin; remove it`},
+		{`{"name": "max", "plugins": {"a\u2066b": {"source": "p"}}}`, `spec F: account "max": plugins."a\u2066b": Claude Code refuses a plugin name with a control or bidirectional-formatting character and would not load the plugin; remove it`},
+		{`{"name": "max", "plugins": {"a\u007fb": {"source": "p"}}}`, `spec F: account "max": plugins."a\x7fb": Claude Code refuses a plugin name with a control or bidirectional-formatting character and would not load the plugin; remove it`},
 		{`{"name": "max", "commands": {"c": "text"}}`, `spec F: account "max": commands.c: must be {"text": "…"} or {"source": "/path"}, not string`},
 		{`{"name": "max", "commands": {"c": {}}}`, `spec F: account "max": commands.c: needs "text" or "source"`},
 		{`{"name": "max", "commands": {"c": {"text": "a", "source": "/b"}}}`, `spec F: account "max": commands.c: has both "text" and "source"; give one`},

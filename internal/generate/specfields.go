@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/claude-account/claude-account/internal/account"
 )
@@ -127,6 +129,11 @@ func (p *parser) contents(top map[string]json.RawMessage, s *Spec) error {
 			oneSegment := c.field == "skills" || c.field == "plugins" || c.field == "marketplaces" || c.field == "hooks"
 			if err := checkEntryName(name, c.field, oneSegment); err != nil {
 				return p.fail(field, err.Error())
+			}
+			if c.field == "plugins" {
+				if err := checkPluginName(name); err != nil {
+					return p.fail(field, err.Error())
+				}
 			}
 			content, err := p.content(entries[name], field)
 			if err != nil {
@@ -395,6 +402,27 @@ func checkEntryName(name, kind string, oneSegment bool) error {
 		}
 	}
 	return nil
+}
+
+// checkPluginName refuses what Claude Code refuses in the name of a
+// plugin's manifest, which a plugin without one gets from its attribute
+// name: a space (2.0.77 to 2.1.332), a control or bidirectional-formatting
+// character (2.1.332). Claude would not load it at all. As nix/lib/names.nix
+// pluginNameProblem, for a spec not made by the module.
+func checkPluginName(name string) error {
+	if strings.Contains(name, " ") {
+		return fmt.Errorf("Claude Code refuses a plugin name with a space and would not load the plugin; use kebab-case, e.g. %s", strconv.Quote(strings.ReplaceAll(name, " ", "-")))
+	}
+	if strings.IndexFunc(name, refusedInPluginName) >= 0 {
+		return errors.New("Claude Code refuses a plugin name with a control or bidirectional-formatting character and would not load the plugin; remove it")
+	}
+	return nil
+}
+
+// refusedInPluginName: Claude Code 2.1.332's pattern
+// /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.
+func refusedInPluginName(r rune) bool {
+	return unicode.Is(unicode.Cc, r) || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
 // checkRelative checks a path relative to a worktree's top level.

@@ -1,15 +1,10 @@
 package launch
 
-import (
-	"os"
-	"path/filepath"
-
-	"github.com/claude-account/claude-account/internal/claudever"
-)
+import "github.com/claude-account/claude-account/internal/configdir"
 
 // withPluginDirs puts before a session's arguments (after the launcher's
 // --settings, which sessionArgs adds first) one --plugin-dir for each
-// plugin the account declares (account.DeclaredPlugins), when its Claude
+// plugin the account declares (configdir.Plugins), when its Claude
 // loads plugins given so but not from skills/ (claudever.PluginDirFlag to
 // claudever.PluginsInSkills): without it, a Claude before 2.1.157 would not
 // load them at all. The directory is the account dir's skills/<name>, which
@@ -30,18 +25,8 @@ func (w *Workspace) withPluginDirs(args []string) []string {
 	return append(out, args...)
 }
 
-// pluginDirs are the plugin directories withPluginDirs passes.
+// pluginDirs are the plugin directories withPluginDirs passes: what
+// configdir.Plugins says, which doctor reads too.
 func (w *Workspace) pluginDirs() []string {
-	c := w.Claude
-	if !c.Known || !c.Has(claudever.PluginDirFlag) || c.Has(claudever.PluginsInSkills) {
-		return nil
-	}
-	var dirs []string
-	for _, name := range w.Account.DeclaredPlugins() {
-		d := filepath.Join(w.Account.Dir, "skills", name)
-		if fi, err := os.Stat(filepath.Join(d, ".claude-plugin", "plugin.json")); err == nil && fi.Mode().IsRegular() {
-			dirs = append(dirs, d)
-		}
-	}
-	return dirs
+	return configdir.Plugins(w.Account, w.Claude).Dirs
 }

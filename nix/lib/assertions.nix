@@ -61,6 +61,7 @@ in
                 let
                   problem = self.entryNameProblem {
                     oneSegment = what != null;
+                    plugin = field == "plugins";
                     inherit what;
                   } entry;
                 in

@@ -5,8 +5,11 @@ let
     concatStringsSep
     elem
     filter
+    fromJSON
+    genList
     isString
     match
+    replaceStrings
     split
     stringLength
     substring
@@ -51,14 +54,53 @@ in
     "claude-account"
   ];
 
+  # Characters Claude Code refuses in a plugin's name, the manifest's `name`
+  # that generate writes from the attribute name: control characters (Cc:
+  # U+0001-U+001F, U+007F-U+009F; Nix strings hold no NUL) and
+  # bidirectional-formatting ones (U+200E, U+200F, U+202A-U+202E,
+  # U+2066-U+2069), refused by 2.1.332's schema. Nix's regular expressions
+  # work on bytes, so each is one alternative of its UTF-8 bytes, which
+  # cannot match across characters.
+  pluginNameRefused =
+    let
+      hex = n: substring n 1 "0123456789abcdef";
+      char = code: fromJSON ''"\u${hex (code / 4096)}${hex (code / 256 - code / 4096 * 16)}${hex (code / 16 - code / 256 * 16)}${hex (code - code / 16 * 16)}"'';
+      range = from: to: genList (i: from + i) (to - from + 1);
+    in
+    map char (
+      range 1 31
+      ++ range 127 159
+      ++ [
+        8206
+        8207
+      ]
+      ++ range 8234 8238
+      ++ range 8294 8297
+    );
+
+  # Problem with a plugin's name beyond entryNameProblem's, or null: Claude
+  # Code (2.0.77 to 2.1.332) refuses a manifest whose name holds a space,
+  # 2.1.332 also one with a control or bidirectional-formatting character,
+  # and then does not load the plugin at all.
+  pluginNameProblem =
+    name:
+    if match ".* .*" name != null then
+      "Claude Code refuses a plugin name with a space and would not load the plugin; use kebab-case, e.g. ${toJSON (replaceStrings [ " " ] [ "-" ] name)}"
+    else if match ".*(${concatStringsSep "|" self.pluginNameRefused}).*" name != null then
+      "Claude Code refuses a plugin name with a control or bidirectional-formatting character and would not load the plugin; remove it"
+    else
+      null;
+
   # Problem with an entry's attribute name (commands, agents, skills, rules,
   # outputStyles, hooks, plugins, marketplaces: it becomes a relative path
   # below layer 1), or null when it is fine. `what` names an entry that must
-  # be one path segment ("a hook name").
+  # be one path segment ("a hook name"); `plugin` adds what Claude Code
+  # refuses in a plugin's name (pluginNameProblem).
   entryNameProblem =
     {
       oneSegment ? false,
       what ? "a skill name",
+      plugin ? false,
     }:
     name:
     let
@@ -78,6 +120,8 @@ in
       ''the name has a "." segment; names stay inside their directory''
     else if elem ".." segments then
       ''the name has a ".." segment; names stay inside their directory''
+    else if plugin then
+      self.pluginNameProblem name
     else
       null;
 

@@ -153,6 +153,55 @@ runTests {
       "a skill name is one path segment, without '/'"
     ];
   };
+  # What Claude Code refuses in a plugin's manifest name (2.0.77 to 2.1.332:
+  # a space; 2.1.332: control and bidirectional-formatting characters) is
+  # refused in a plugin's attribute name, which generate writes there;
+  # other names take their own rules only.
+  testPluginNames =
+    let
+      char = code: builtins.fromJSON ''"\u${code}"'';
+      space = "Claude Code refuses a plugin name with a space and would not load the plugin; use kebab-case, e.g. \"my-pdf-tools\"";
+      control = "Claude Code refuses a plugin name with a control or bidirectional-formatting character and would not load the plugin; remove it";
+    in
+    {
+      expr =
+        map
+          (l.entryNameProblem {
+            oneSegment = true;
+            plugin = true;
+            what = "a plugin name";
+          })
+          [
+            "pdf"
+            "my pdf tools"
+            "a\tb"
+            "a${char "007f"}b"
+            "a${char "0085"}b"
+            "a${char "009f"}b"
+            "a${char "200e"}b"
+            "a${char "202e"}b"
+            "a${char "2069"}b"
+            "Ünï.b"
+            "a${char "00a0"}b"
+            "a${char "2070"}b"
+          ]
+        ++ [ ((l.entryNameProblem { }) "my pdf tools") ];
+      expected = [
+        null
+        space
+        control
+        control
+        control
+        control
+        control
+        control
+        control
+        null
+        null
+        null
+        null
+      ];
+    };
   testOptionPath = {
     expr = [
       (l.optionPath [ "max" ])
@@ -861,6 +910,7 @@ runTests {
         outputStyles."a/../../o" = "t";
         hooks."../h" = "t";
         plugins."../p" = ./fixtures/plugin;
+        plugins."my p" = ./fixtures/plugin;
         marketplaces."m/n" = ./fixtures/market;
       };
       work = account // {
@@ -875,6 +925,7 @@ runTests {
       ''`programs.claude-code.accounts.max.outputStyles."a/../../o"`: the name has a ".." segment; names stay inside their directory''
       "`programs.claude-code.accounts.max.hooks.\"../h\"`: a hook name is one path segment, without '/'"
       "`programs.claude-code.accounts.max.plugins.\"../p\"`: a plugin name is one path segment, without '/'"
+      "`programs.claude-code.accounts.max.plugins.\"my p\"`: Claude Code refuses a plugin name with a space and would not load the plugin; use kebab-case, e.g. \"my-p\""
       "`programs.claude-code.accounts.max.marketplaces.\"m/n\"`: a marketplace name is one path segment, without '/'"
       "`programs.claude-code.accounts.work.hooks.\"sub/h.sh\"`: a hook name is one path segment, without '/'"
     ];
@@ -1090,6 +1141,24 @@ runTests {
   };
   # The launcher's own table (internal/claudever/features.go) draws every
   # boundary where nix/lib does.
+  # generate (for a spec not made here) refuses plugin names in the words
+  # of names.nix: each message, up to the name it suggests, is in its source.
+  testPluginNameWordsAgreeWithGenerate = {
+    expr =
+      let
+        go = builtins.readFile ../../internal/generate/specfields.go;
+        control = l.pluginNameProblem "a\tb";
+        space = builtins.head (builtins.split " e\\.g\\. " (l.pluginNameProblem "a b"));
+      in
+      map (m: builtins.match ".*${builtins.replaceStrings [ "." "(" ")" ] [ "\\." "\\(" "\\)" ] m}.*" go != null) [
+        control
+        space
+      ];
+    expected = [
+      true
+      true
+    ];
+  };
   testReleasesAgreeWithLauncher = {
     expr =
       let

@@ -768,6 +768,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
         commandsDir = ./fixtures/commands;
         hooks."../h.sh" = "t";
         rules."../r" = "t";
+        plugins."my plugin" = ./fixtures/plugin;
       };
     };
     expected = sort lessThan [
@@ -775,6 +776,7 @@ runTests (lib.filterAttrs (_: test: test != { }) {
       "`programs.claude-code.accounts.max.commands.review` and `programs.claude-code.accounts.max.commandsDir` both declare `commands/review.md`; keep one of them"
       "`programs.claude-code.accounts.max.hooks.\"../h.sh\"`: a hook name is one path segment, without '/'"
       ''`programs.claude-code.accounts.max.rules."../r"`: the name has a ".." segment; names stay inside their directory''
+      "`programs.claude-code.accounts.max.plugins.\"my plugin\"`: Claude Code refuses a plugin name with a space and would not load the plugin; use kebab-case, e.g. \"my-plugin\""
     ];
   };
   # Account dirs that nest, and a hand-written home.file for a file Claude
