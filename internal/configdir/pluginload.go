@@ -1,9 +1,7 @@
 package configdir
 
 import (
-	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/claude-account/claude-account/internal/account"
 	"github.com/claude-account/claude-account/internal/claudever"
@@ -53,17 +51,6 @@ func Plugins(a *account.Account, c claudever.Binary) PluginLoad {
 	return load
 }
 
-// SkillsPlugins names the plugins in the account dir's skills/: the dirs
-// holding a regular .claude-plugin/plugin.json (through links, as
-// home-manager links them into the declared layer), sorted.
-func SkillsPlugins(a *account.Account) []string {
-	found, _ := filepath.Glob(filepath.Join(a.Dir, "skills", "*", ".claude-plugin", "plugin.json"))
-	var names []string
-	for _, f := range found {
-		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
-			names = append(names, filepath.Base(filepath.Dir(filepath.Dir(f))))
-		}
-	}
-	sort.Strings(names)
-	return names
-}
+// SkillsPlugins names the plugins in the account dir's skills/ (through
+// links, as home-manager links them into the declared layer).
+func SkillsPlugins(a *account.Account) []string { return account.PluginsIn(a.Dir) }

@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/claude-account/claude-account/internal/fsx"
 )
 
 // Ref is one VAR=FILE argument: the variable to export and the file whose
@@ -99,7 +101,7 @@ func Read(ref Ref) (string, error) {
 		return "", readError(ref, err)
 	}
 	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("the file of %s, %s, is %s, not a regular file; give the path of the secret's file (sops-nix and agenix deploy regular files, or links to them)", ref.Var, ref.File, kind(st.Mode()))
+		return "", fmt.Errorf("the file of %s, %s, is %s, not a regular file; give the path of the secret's file (sops-nix and agenix deploy regular files, or links to them)", ref.Var, ref.File, fsx.Kind(st.Mode()))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxEntry+1))
 	if err != nil {
@@ -110,21 +112,6 @@ func Read(ref Ref) (string, error) {
 		return "", tooLong(ref)
 	}
 	return Value(ref, data)
-}
-
-// kind names what a file that is not regular is, for errors.
-func kind(mode os.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a directory"
-	case mode&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case mode&os.ModeSocket != 0:
-		return "a socket"
-	case mode&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file (" + mode.Type().String() + ")"
 }
 
 func readError(ref Ref, err error) error {

@@ -153,7 +153,7 @@ func TestReadOnlyRegularFiles(t *testing.T) {
 	if err := os.Symlink(secret, link); err != nil {
 		t.Fatal(err)
 	}
-	for file, want := range map[string]string{fifo: "is a named pipe, not a regular file", dir: "is a directory", os.DevNull: "is a device"} {
+	for file, want := range map[string]string{fifo: "is a FIFO, not a regular file", dir: "is a directory", os.DevNull: "is a device"} {
 		if _, err := Read(Ref{"T", file}); err == nil || !strings.Contains(err.Error(), "the file of T, "+file+", "+want) {
 			t.Errorf("Read(%s) = %v, want %q", file, err, want)
 		}
