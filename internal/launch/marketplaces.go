@@ -3,6 +3,7 @@ package launch
 import (
 	"path/filepath"
 
+	"github.com/claude-account/claude-account/internal/claudever"
 	"github.com/claude-account/claude-account/internal/doctor"
 	"github.com/claude-account/claude-account/internal/marketplaces"
 )
@@ -22,6 +23,18 @@ import (
 // here stops the launch.
 func (w *Workspace) knowMarketplaces(io IO) {
 	a := w.Account
+	switch {
+	case a.Config.Declared == "":
+		// No declared layer: the settings.json is the account's own,
+		// which Claude reads itself at a session's start (and 2.1.90 and
+		// later add each marketplace the user adds to it).
+		return
+	case w.Layout.IsRuntime && !w.Claude.MayHave(claudever.PluginCacheDir):
+		// This Claude keeps its plugins in the runtime, not the account's
+		// plugins/ (before 2.1.42); it registers the marketplaces from
+		// settings.json at its first session.
+		return
+	}
 	plugins := filepath.Join(a.Dir, "plugins")
 	problem, err := marketplaces.Sync(filepath.Join(a.DeclaredDir(), "settings.json"), plugins, w.now())
 	if err != nil {
