@@ -32,7 +32,7 @@ func Plugins(a *account.Account, c claudever.Binary) PluginLoad {
 	if !c.Known || c.Has(claudever.PluginsInSkills) {
 		return PluginLoad{}
 	}
-	inSkills := SkillsPlugins(a)
+	inSkills := account.PluginsIn(a.Dir) // through links, as home-manager makes them
 	if !c.Has(claudever.PluginDirFlag) {
 		return PluginLoad{NotLoaded: inSkills}
 	}
@@ -50,7 +50,3 @@ func Plugins(a *account.Account, c claudever.Binary) PluginLoad {
 	}
 	return load
 }
-
-// SkillsPlugins names the plugins in the account dir's skills/ (through
-// links, as home-manager links them into the declared layer).
-func SkillsPlugins(a *account.Account) []string { return account.PluginsIn(a.Dir) }
