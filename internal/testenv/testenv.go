@@ -132,6 +132,9 @@ func RealSetup(bin string, v claudever.Version) func(*testscript.Env) error {
 			fleetTurn <- struct{}{}
 			e.Defer(func() { <-fleetTurn })
 		}
+		if err := asNixpkgsWraps(e); err != nil {
+			return err
+		}
 		// ccusage, a usage tool from npm, as .ci/run installs it (pinned):
 		// real-claude-config-dirs-ccusage runs it as $CCUSAGE_BIN.
 		if bin := os.Getenv("CCUSAGE_BIN"); bin != "" {
@@ -139,6 +142,30 @@ func RealSetup(bin string, v claudever.Version) func(*testscript.Env) error {
 		}
 		return nil
 	}
+}
+
+// asNixpkgsWraps runs the real Claude as most of our users do: nixpkgs'
+// claude-code wrapper sets DISABLE_AUTOUPDATER and
+// DISABLE_INSTALLATION_CHECKS, and npm is seldom on a Nix user's PATH. On
+// CI's machine npm is there (.ci/run installs Claude with it), and 2.0.77 and
+// 2.1.90 ask it three times at every start (npm config get prefix, npm root
+// -g, npm view @anthropic-ai/claude-code@latest --prefer-online, the last
+// over the network), whatever DISABLE_AUTOUPDATER says: measured, 2.3 to 2.7
+// s of CPU a session, a third of a 25 s session's CPU on a 2-CPU machine
+// where the suite is CPU-bound. An npm that is not there answers at once.
+func asNixpkgsWraps(e *testscript.Env) error {
+	e.Setenv("DISABLE_AUTOUPDATER", "1")
+	e.Setenv("DISABLE_INSTALLATION_CHECKS", "1")
+	dir := filepath.Join(e.WorkDir, ".npm-absent")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	const npm = "#!/bin/sh\necho 'npm: not on PATH (the tests run Claude as under nixpkgs, without npm)' >&2\nexit 127\n"
+	if err := os.WriteFile(filepath.Join(dir, "npm"), []byte(npm), 0o755); err != nil {
+		return err
+	}
+	e.Setenv("PATH", dir+string(filepath.ListSeparator)+e.Getenv("PATH"))
+	return nil
 }
 
 // fleetTurn is the one turn the scripts that start background sessions
