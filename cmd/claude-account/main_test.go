@@ -76,6 +76,10 @@ func TestRealClaude(t *testing.T) {
 			scripts = slices.DeleteFunc(slices.Clone(files), func(f string) bool { return !fleetScript(f) })
 		}
 		t.Run(c.Version.String(), func(t *testing.T) {
+			// The releases share one pool of -parallel slots: one after
+			// another, each release's last long script ran alone while
+			// the other slot stood idle (109 s of a 1,338 s run).
+			t.Parallel()
 			testscript.Run(t, params(scripts, testenv.RealSetup(r.bin, c.Version), testenv.RealCondition(r.bin, c.Version)))
 		})
 	}
