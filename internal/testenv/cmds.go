@@ -29,6 +29,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"subst":       subst,
 		"killtmux":    killtmux,
 		"tmuxsay":     tmuxsay,
+		"tmuxwait":    tmuxwait,
 		"stopfleet":   stopfleet,
 	}
 }

@@ -25,6 +25,7 @@
 //   - cmds_proc.go: processes and signals: sendsig, ondone, suggested and
 //     endsas.
 //   - cmds_tmux.go: killtmux.
+//   - cmds_tmuxwait.go: tmuxwait (a pane shows a pattern), pollEvery.
 //   - cmds_fleet.go: stopfleet (a real Claude's supervisors, stopped at the end).
 //   - stubclaude.go: StubClaude, with every CLAUDE_STUB_* switch in one
 //     table, and StubVersion.
