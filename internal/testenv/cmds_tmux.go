@@ -88,7 +88,9 @@ func tmuxsay(ts *testscript.TestScript, neg bool, args []string) {
 	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		pane = tmux("capture-pane", "-p", "-t", session)
 		box, visible := inputBox(pane)
-		holds := visible && strings.Contains(box, text)
+		// Only once typed: a placeholder can hold TEXT already ("hi" is
+		// in "this"), and Enter on an empty box sends nothing.
+		holds := visible && !typed.IsZero() && strings.Contains(box, text)
 		switch {
 		case holds:
 			shown = true
