@@ -29,6 +29,8 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"subst":       subst,
 		"killtmux":    killtmux,
 		"tmuxsay":     tmuxsay,
+		"tmuxquit":    tmuxquit,
+		"tmuxstart":   tmuxstart,
 		"tmuxwait":    tmuxwait,
 		"stopfleet":   stopfleet,
 	}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"io/fs"
 	"net"
+	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -88,7 +90,9 @@ func tmuxsay(ts *testscript.TestScript, neg bool, args []string) {
 	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		pane = tmux("capture-pane", "-p", "-t", session)
 		box, visible := inputBox(pane)
-		holds := visible && strings.Contains(box, text)
+		// Only once typed: a placeholder can hold TEXT already ("hi" is
+		// in "this"), and Enter on an empty box sends nothing.
+		holds := visible && !typed.IsZero() && strings.Contains(box, text)
 		switch {
 		case holds:
 			shown = true
@@ -124,4 +128,216 @@ func inputBox(pane string) (string, bool) {
 	}
 	top, bottom := rules[len(rules)-2], rules[len(rules)-1]
 	return strings.Join(lines[top+1:bottom], "\n"), true
+}
+
+// tmuxquit SOCKET SESSION DONEFILE: end Claude in the tmux SESSION with
+// /exit, typed as tmuxsay types a prompt, until DONEFILE (the file the
+// session's shell writes once the launcher has exited) exists and is not
+// empty, up to Patience.
+//
+// /exit goes only into an input box on screen (a dialog or a login screen
+// has gone first), Enter only once the box shows it and again every 5 s
+// while it still does (an Enter read in one burst with the text is a
+// newline), and /exit is typed again after 10 s without it (keys sent
+// before Claude reads its input are lost); text already in the box is
+// cleared first (Ctrl-U, a second before). While a dialog is open (the
+// rate-limit options 2.0.77 and 2.1.90 open a moment after a refusal, /ide's
+// list, a screen that says "Esc to cancel") it presses Esc, once the dialog
+// has shown for 2 s (an Esc the script sent just before may still be on its
+// way) and then at most every 3 s, and types only where the box shows
+// beside it, and not within 2 s of an Esc: an Esc read in one burst with the
+// text makes its first key a Meta key (2.1.90 got "xit" so). No Ctrl-C: with
+// text in the box the first only clears it, and the second only arms "press
+// again to exit".
+func tmuxquit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: tmuxquit SOCKET SESSION DONEFILE")
+	}
+	sock, session, done := ts.MkAbs(args[0]), args[1], ts.MkAbs(args[2])
+	written := func() bool {
+		fi, err := os.Stat(done)
+		return err == nil && fi.Size() > 0
+	}
+	var q quitter
+	var sent []string // the keys sent, with when, for a failure's log
+	pane := ""
+	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if written() {
+			return
+		}
+		out, err := exec.Command("tmux", "-S", sock, "capture-pane", "-p", "-t", session).Output()
+		if err != nil {
+			if written() {
+				return
+			}
+			ts.Fatalf("tmux capture-pane -t %s: %v", session, err)
+		}
+		pane = string(out)
+		if keys := q.next(pane, time.Now()); keys != nil {
+			sent = append(sent, time.Now().Format("15:04:05.0 ")+strings.Join(keys, " "))
+			if err := exec.Command("tmux", append([]string{"-S", sock, "send-keys", "-t", session}, keys...)...).Run(); err != nil && !written() {
+				ts.Fatalf("tmux send-keys -t %s %s: %v", session, strings.Join(keys, " "), err)
+			}
+		}
+	}
+	if written() {
+		return
+	}
+	ts.Logf("%s\nkeys sent: %s", pane, strings.Join(sent, ", "))
+	ts.Fatalf("Claude in tmux session %s did not take /exit in %s (%s is still empty)", session, Patience, args[2])
+}
+
+// quitDialog is what a dialog tmuxquit closes with Esc shows: "Esc to
+// cancel" (a login screen; 2.0.77's and 2.1.90's rate-limit options, whose
+// first option is "Stop and wait for limit to reset"; 2.1.332's "Continuing
+// automatically at … · Esc to cancel" under the box after a refusal), and
+// /ide's list of IDEs.
+var quitDialog = regexp.MustCompile(`Esc to cancel|Stop and wait for limit to reset|Select IDE|Connect to an IDE`)
+
+// quitter is tmuxquit's decision: since when a dialog shows, and when it
+// last typed /exit, pressed Enter, pressed Esc and cleared the box.
+type quitter struct {
+	dialog, typed, entered, esc, cleared time.Time
+}
+
+// next returns the send-keys arguments for a captured pane at now, or nil
+// to send nothing this time.
+func (q *quitter) next(pane string, now time.Time) []string {
+	box, visible := inputBox(pane)
+	dialog := quitDialog.MatchString(pane)
+	switch {
+	case !dialog:
+		q.dialog = time.Time{}
+	case q.dialog.IsZero():
+		q.dialog = now
+	}
+	switch {
+	// The box got the keys, so it has the focus: Enter is its.
+	case visible && !q.typed.IsZero() && strings.Contains(box, "/exit"):
+		if now.Sub(q.entered) >= 5*time.Second {
+			q.entered = now
+			return []string{"Enter"}
+		}
+	case dialog && now.Sub(q.dialog) >= 2*time.Second && now.Sub(q.esc) >= 3*time.Second:
+		q.esc = now
+		return []string{"Escape"}
+	// A dialog over the box: wait for the Esc. Beside it (2.1.332's
+	// "Continuing automatically … · Esc to cancel" under the box), type.
+	case dialog && !visible:
+	case visible && now.Sub(q.esc) >= 2*time.Second && now.Sub(q.typed) >= 10*time.Second && now.Sub(q.entered) >= 10*time.Second:
+		// Text left in the box first goes with Ctrl-U, in a burst of its
+		// own (2.1.90 can put "/login" back once its login screen closes,
+		// and "/login/exit" is a prompt).
+		if boxText(box) != "" && !q.cleared.After(q.typed) {
+			q.cleared = now
+			return []string{"C-u"}
+		}
+		if now.Sub(q.cleared) >= time.Second {
+			q.typed = now
+			return []string{"-l", "/exit"}
+		}
+	}
+	return nil
+}
+
+// boxText is what the input box holds without its prompt mark and blanks.
+func boxText(box string) string {
+	return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(box), "❯>"))
+}
+
+// tmuxstart SOCKET SESSION: answer the dialogs a first start of Claude in
+// the tmux SESSION may show (trust this folder, use this API key) with Yes
+// and wait until Claude's prompt shows, up to Patience.
+//
+// The keys are paced (2.1.330 and 2.1.332 open the trust dialog with the
+// cursor on "No, exit", and its two options wrap both ways, measured on
+// 2.1.332, so an Up still in flight when the cursor shows on Yes moves it
+// back, and Enter then quits Claude): one Up only once the pane has
+// changed since the last Up or 3 s have passed; Enter only once the cursor
+// has stayed on Yes for 2 s; Enter again on the same dialog only after 10 s,
+// so that a slow machine's next screen does not get this one's.
+func tmuxstart(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: tmuxstart SOCKET SESSION")
+	}
+	sock, session := ts.MkAbs(args[0]), args[1]
+	tmux := func(a ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock}, a...)...).Output()
+		if err != nil {
+			ts.Fatalf("tmux %s: %v", strings.Join(a, " "), err)
+		}
+		return string(out)
+	}
+	var s starter
+	var sent []string // the keys sent, with when, for a failure's log
+	pane := ""
+	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		pane = tmux("capture-pane", "-p", "-t", session)
+		keys, ready := s.next(pane, time.Now())
+		if ready {
+			return
+		}
+		if keys != nil {
+			sent = append(sent, time.Now().Format("15:04:05.0 ")+strings.Join(keys, " "))
+			tmux(append([]string{"send-keys", "-t", session}, keys...)...)
+		}
+	}
+	ts.Logf("%s\nkeys sent: %s", pane, strings.Join(sent, ", "))
+	ts.Fatalf("Claude in tmux session %s never showed its prompt in %s", session, Patience)
+}
+
+var (
+	// startDialog is a question a first start asks, answered Yes.
+	startDialog = regexp.MustCompile(`trust this folder|trust the files in this folder|Do you want to use this API key`)
+	// startYes is the dialog's cursor on Yes (numbered on some releases).
+	startYes = regexp.MustCompile(`❯ (1\. )?Yes`)
+	// startPrompt is Claude's prompt as each release draws it.
+	startPrompt = regexp.MustCompile(`(?m)shift\+tab|\? for shortcuts|^❯[^[:alnum:]]*$`)
+)
+
+// starter is tmuxstart's decision: the dialog on screen, since when its
+// cursor is on Yes, the last Up (when, the pane it was sent on, and whether
+// the pane has shown anything else since) and the last Enter (when, and on
+// which dialog).
+type starter struct {
+	dialog    string
+	yes       time.Time
+	up        time.Time
+	upPane    string
+	moved     bool
+	entered   time.Time
+	enteredOn string
+}
+
+// next returns the send-keys arguments for a captured pane at now (nil:
+// none this time), and whether Claude's prompt shows, with no dialog.
+func (s *starter) next(pane string, now time.Time) ([]string, bool) {
+	d := startDialog.FindString(pane)
+	if d == "" {
+		s.dialog, s.yes = "", time.Time{}
+		return nil, startPrompt.MatchString(pane)
+	}
+	if d != s.dialog {
+		s.dialog, s.yes = d, time.Time{}
+	}
+	if pane != s.upPane {
+		s.moved = true
+	}
+	if !startYes.MatchString(pane) {
+		s.yes = time.Time{}
+		if s.moved || now.Sub(s.up) >= 3*time.Second {
+			s.up, s.upPane, s.moved = now, pane, false
+			return []string{"Up"}, false
+		}
+		return nil, false
+	}
+	if s.yes.IsZero() {
+		s.yes = now
+	}
+	// An Enter on another dialog was that dialog's: it has gone.
+	if now.Sub(s.yes) >= 2*time.Second && (d != s.enteredOn || now.Sub(s.entered) >= 10*time.Second) {
+		s.entered, s.enteredOn = now, d
+		return []string{"Enter"}, false
+	}
+	return nil, false
 }

@@ -24,7 +24,9 @@
 //     fixtures.
 //   - cmds_proc.go: processes and signals: sendsig, ondone, suggested and
 //     endsas.
-//   - cmds_tmux.go: killtmux.
+//   - cmds_tmux.go: Claude on a tmux screen: tmuxstart (answers a first
+//     start's dialogs), tmuxsay (types a prompt), tmuxquit (/exit), and
+//     killtmux.
 //   - cmds_tmuxwait.go: tmuxwait (a pane shows a pattern), pollEvery.
 //   - cmds_fleet.go: stopfleet (a real Claude's supervisors, stopped at the end).
 //   - stubclaude.go: StubClaude, with every CLAUDE_STUB_* switch in one
