@@ -14,6 +14,7 @@ func Commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"mode":        modeCmd,
 		"jsonpath":    jsonpath,
 		"waitfile":    waitfile,
+		"waitgone":    waitgone,
 		"sendsig":     sendsig,
 		"snapshot":    snapshot,
 		"unchanged":   unchanged,

@@ -2,8 +2,11 @@ package testenv
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -15,6 +18,10 @@ import (
 // ($CLAUDE_REAL_BIN, CLAUDE_CONFIG_DIR=CONFIGDIR): a supervisor outlives the
 // script that started it (DESIGN.md fact 20). Give it before the first
 // command that may start one, so that a script failing halfway stops it too.
+// A config dir without daemon.lock has no supervisor to stop (a running one
+// holds it; the script stopped its own, or never started one), so no Claude
+// is launched for it: on 2.1.197 that launch alone takes seconds on a loaded
+// machine.
 func stopfleet(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: stopfleet CONFIGDIR…")
@@ -32,6 +39,9 @@ func stopfleet(ts *testscript.TestScript, neg bool, args []string) {
 	for _, a := range args {
 		dir := ts.MkAbs(a)
 		ts.Defer(func() {
+			if _, err := os.Lstat(filepath.Join(dir, "daemon.lock")); errors.Is(err, fs.ErrNotExist) {
+				return
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			c := exec.CommandContext(ctx, bin, "daemon", "stop", "--any")

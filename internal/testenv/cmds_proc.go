@@ -4,9 +4,11 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -160,3 +162,53 @@ var signalNames = map[syscall.Signal]string{syscall.SIGHUP: "HUP", syscall.SIGIN
 	syscall.SIGILL: "ILL", syscall.SIGABRT: "ABRT", syscall.SIGBUS: "BUS", syscall.SIGFPE: "FPE", syscall.SIGKILL: "KILL",
 	syscall.SIGUSR1: "USR1", syscall.SIGSEGV: "SEGV", syscall.SIGUSR2: "USR2", syscall.SIGPIPE: "PIPE",
 	syscall.SIGALRM: "ALRM", syscall.SIGTERM: "TERM"}
+
+// waitgone DIR: wait up to Patience until no process works in DIR: none has
+// DIR, or a directory under it, for its current directory (/proc/PID/cwd).
+// A Claude that 'claude stop' or close stopped, and that ps or agents --json
+// no longer list, can still be running its exit handlers there, and the
+// launcher's checks of a worktree (claudeproc.In) still see it. The script's
+// own directory does not count: testscript runs commands in it but never
+// moves the test process there. Without /proc (not Linux) nothing is found.
+//
+// It replaces the scripts' waitgone.sh, which forked readlink for every
+// process on the machine five times a second.
+func waitgone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitgone DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for deadline := time.Now().Add(Patience); ; time.Sleep(200 * time.Millisecond) {
+		pid := busyIn(dir)
+		if pid == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("PID %d still works in %s after %s", pid, args[0], Patience)
+		}
+	}
+}
+
+// busyIn returns the PID of a process whose current directory is dir or
+// under it, or 0 when there is none (or no /proc to read). Processes whose
+// cwd cannot be read (another user's, a zombie's) do not count.
+func busyIn(dir string) int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd")
+		if err == nil && (cwd == dir || strings.HasPrefix(cwd, dir+"/")) {
+			return pid
+		}
+	}
+	return 0
+}

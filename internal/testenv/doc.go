@@ -22,7 +22,7 @@
 //     waitfile, snapshot and unchanged.
 //   - cmds_time.go: time: clock, and subst, which writes its times into
 //     fixtures.
-//   - cmds_proc.go: processes and signals: sendsig, ondone, suggested and
+//   - cmds_proc.go: processes, signals: sendsig, ondone, waitgone, suggested and
 //     endsas.
 //   - cmds_tmux.go: Claude on a tmux screen: tmuxstart (answers a first
 //     start's dialogs), tmuxsay (types a prompt), tmuxquit (/exit), and
