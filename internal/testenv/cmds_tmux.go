@@ -287,8 +287,10 @@ func tmuxstart(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 var (
-	// startDialog is a question a first start asks, answered Yes.
-	startDialog = regexp.MustCompile(`trust this folder|trust the files in this folder|Do you want to use this API key`)
+	// startDialog is a question a first start asks, answered Yes. The trust
+	// dialog's first line too: at load 10, 2.1.90 drew it over its welcome
+	// box, its options unreadable until an Up redrew them.
+	startDialog = regexp.MustCompile(`trust this folder|trust the files in this folder|Do you want to use this API key|Quick safety check`)
 	// startYes is the dialog's cursor on Yes (numbered on some releases).
 	startYes = regexp.MustCompile(`❯ (1\. )?Yes`)
 	// startPrompt is Claude's prompt as each release draws it.
