@@ -313,8 +313,22 @@ type starter struct {
 
 // next returns the send-keys arguments for a captured pane at now (nil:
 // none this time), and whether Claude's prompt shows, with no dialog.
+// dialogKind names a start dialog by what it asks, not by the text that
+// matched first: the trust dialog shows both "Quick safety check" and
+// "trust this folder", and a redraw that hid one must not make it a new
+// dialog (whose Enter would come without the 10 s wait).
+func dialogKind(match string) string {
+	switch {
+	case match == "":
+		return ""
+	case strings.Contains(match, "API key"):
+		return "api key"
+	}
+	return "trust"
+}
+
 func (s *starter) next(pane string, now time.Time) ([]string, bool) {
-	d := startDialog.FindString(pane)
+	d := dialogKind(startDialog.FindString(pane))
 	if d == "" {
 		s.dialog, s.yes = "", time.Time{}
 		return nil, startPrompt.MatchString(pane)

@@ -201,3 +201,24 @@ func TestStarter(t *testing.T) {
 		t.Errorf("ready before the prompt")
 	}
 }
+
+// TestStarterOneTrustDialog: 2.1.90's trust dialog matched by its first line
+// and then, its top hidden by a redraw, by "trust this folder" is still one
+// dialog: no second Enter within 10 s.
+func TestStarterOneTrustDialog(t *testing.T) {
+	full := "Quick safety check: Is this a project you created or one you trust?\n❯ 1. Yes, I trust this folder\n  2. No, exit"
+	cut := "❯ 1. Yes, I trust this folder\n  2. No, exit"
+	t0 := time.Unix(1000, 0)
+	var st starter
+	if keys, _ := st.next(full, t0); keys != nil {
+		t.Fatalf("keys %q at once, want none before 2 s on Yes", keys)
+	}
+	if keys, _ := st.next(full, t0.Add(2*time.Second)); strings.Join(keys, " ") != "Enter" {
+		t.Fatalf("keys %q after 2 s on Yes, want Enter", keys)
+	}
+	for _, s := range []float64{2.5, 4.5, 6, 11.9} {
+		if keys, _ := st.next(cut, t0.Add(time.Duration(s*float64(time.Second)))); keys != nil {
+			t.Errorf("at %v s, the same dialog redrawn: keys %q, want none until 10 s after the Enter", s, keys)
+		}
+	}
+}

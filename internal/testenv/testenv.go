@@ -152,7 +152,8 @@ func RealSetup(bin string, v claudever.Version) func(*testscript.Env) error {
 // -g, npm view @anthropic-ai/claude-code@latest --prefer-online, the last
 // over the network), whatever DISABLE_AUTOUPDATER says: measured, 2.3 to 2.7
 // s of CPU a session, a third of a 25 s session's CPU on a 2-CPU machine
-// where the suite is CPU-bound. An npm that is not there answers at once.
+// where the suite is CPU-bound. The stand-in npm exits 127 at once, as a
+// shell does for a command it cannot find.
 func asNixpkgsWraps(e *testscript.Env) error {
 	e.Setenv("DISABLE_AUTOUPDATER", "1")
 	e.Setenv("DISABLE_INSTALLATION_CHECKS", "1")
