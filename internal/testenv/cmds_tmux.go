@@ -46,6 +46,22 @@ func killtmux(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// tmuxAt runs tmux on the server at the socket sock and returns what it
+// printed: the one way the tmux commands here reach tmux.
+func tmuxAt(sock string, args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).Output()
+	return string(out), err
+}
+
+// mustTmux is tmuxAt for a step the script cannot go on without.
+func mustTmux(ts *testscript.TestScript, sock string, args ...string) string {
+	out, err := tmuxAt(sock, args...)
+	if err != nil {
+		ts.Fatalf("tmux %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
 // tmuxGone reports whether no server listens at the Unix socket sock: the
 // socket refuses connections (a server that exited leaves it behind) or is
 // not there at all. Any other error (the path too long) is returned.
@@ -77,13 +93,7 @@ func tmuxsay(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: tmuxsay SOCKET SESSION TEXT")
 	}
 	sock, session, text := ts.MkAbs(args[0]), args[1], args[2]
-	tmux := func(a ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", sock}, a...)...).Output()
-		if err != nil {
-			ts.Fatalf("tmux %s: %v", strings.Join(a, " "), err)
-		}
-		return string(out)
-	}
+	tmux := func(a ...string) string { return mustTmux(ts, sock, a...) }
 	var typed, entered time.Time
 	shown := false
 	pane := ""
@@ -165,17 +175,17 @@ func tmuxquit(ts *testscript.TestScript, neg bool, args []string) {
 		if written() {
 			return
 		}
-		out, err := exec.Command("tmux", "-S", sock, "capture-pane", "-p", "-t", session).Output()
+		out, err := tmuxAt(sock, "capture-pane", "-p", "-t", session)
 		if err != nil {
 			if written() {
 				return
 			}
 			ts.Fatalf("tmux capture-pane -t %s: %v", session, err)
 		}
-		pane = string(out)
+		pane = out
 		if keys := q.next(pane, time.Now()); keys != nil {
 			sent = append(sent, time.Now().Format("15:04:05.0 ")+strings.Join(keys, " "))
-			if err := exec.Command("tmux", append([]string{"-S", sock, "send-keys", "-t", session}, keys...)...).Run(); err != nil && !written() {
+			if _, err := tmuxAt(sock, append([]string{"send-keys", "-t", session}, keys...)...); err != nil && !written() {
 				ts.Fatalf("tmux send-keys -t %s %s: %v", session, strings.Join(keys, " "), err)
 			}
 		}
@@ -261,13 +271,7 @@ func tmuxstart(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: tmuxstart SOCKET SESSION")
 	}
 	sock, session := ts.MkAbs(args[0]), args[1]
-	tmux := func(a ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", sock}, a...)...).Output()
-		if err != nil {
-			ts.Fatalf("tmux %s: %v", strings.Join(a, " "), err)
-		}
-		return string(out)
-	}
+	tmux := func(a ...string) string { return mustTmux(ts, sock, a...) }
 	var s starter
 	var sent []string // the keys sent, with when, for a failure's log
 	pane := ""

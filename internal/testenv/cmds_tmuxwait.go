@@ -3,7 +3,6 @@ package testenv
 import (
 	"flag"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"time"
 
@@ -38,7 +37,7 @@ func tmuxwait(ts *testscript.TestScript, neg bool, args []string) {
 		bad, err = regexp.Compile("(?m)" + *not)
 		ts.Check(err)
 	}
-	capture := []string{"-S", sock, "capture-pane", "-p", "-t", session}
+	capture := []string{"capture-pane", "-p", "-t", session}
 	if *join {
 		capture = append(capture, "-J")
 	}
@@ -47,8 +46,8 @@ func tmuxwait(ts *testscript.TestScript, neg bool, args []string) {
 	for deadline := start.Add(Patience); ; time.Sleep(pollEvery(time.Since(start))) {
 		// A failed capture (the session between two panes, say) keeps the
 		// last pane and tries again: only the deadline ends the wait.
-		if out, err := exec.Command("tmux", capture...).Output(); err == nil {
-			pane = string(out)
+		if out, err := tmuxAt(sock, capture...); err == nil {
+			pane = out
 		} else {
 			lastErr = err
 		}
